@@ -1,0 +1,83 @@
+// The mcpwire command line. This is the only part of mcpwire that prints for people; every command is a
+// module of its own, loaded only when it runs, so that `mcpwire serve ...` starts fast.
+
+import { readFileSync } from 'node:fs';
+import { UsageError } from './usage.js';
+
+interface Command {
+  summary: string;
+  usage: string;
+  load(): Promise<{ run(argv: string[]): Promise<number> }>;
+}
+
+const commands: Record<string, Command> = {};
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function help(): string {
+  const names = Object.keys(commands);
+  const width = Math.max(8, ...names.map((n) => n.length));
+  const lines = [
+    'mcpwire: the Model Context Protocol, exact on the wire and fast.',
+    '',
+    'Usage: mcpwire <command> [options]',
+    '',
+    'Commands:',
+    ...names.map((name) => `  ${name.padEnd(width)}  ${commands[name]!.summary}`),
+    '',
+    'Options:',
+    "  -h, --help       show this help (or a command's: mcpwire <command> --help)",
+    '  -v, --version    show the version',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    const topic = first === 'help' ? rest[0] : undefined;
+    if (topic && commands[topic]) process.stdout.write(`${commands[topic].usage}\n`);
+    else process.stdout.write(help());
+    return 0;
+  }
+  if (first === '-v' || first === '--version' || first === 'version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const command = commands[first];
+  if (!command) {
+    const known = Object.keys(commands);
+    process.stderr.write(
+      `mcpwire: unknown command "${first}".${known.length ? ` Commands: ${known.join(', ')}.` : ''} Run "mcpwire --help" for usage.\n`,
+    );
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const dash = rest.indexOf('--');
+    const helpAt = rest.findIndex((a) => a === '--help' || a === '-h');
+    if (dash === -1 || helpAt < dash) {
+      process.stdout.write(`${command.usage}\n`);
+      return 0;
+    }
+  }
+  try {
+    const module = await command.load();
+    return await module.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`mcpwire ${first}: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export function registerCommand(name: string, command: Command): void {
+  commands[name] = command;
+}

@@ -1,0 +1,628 @@
+// A symmetric JSON-RPC 2.0 connection: both ends send and handle requests and notifications.
+// It owns ids, the map of pending requests, timeouts, cancellation, progress routing and every error
+// response. It knows the transport interface and nothing about bytes.
+
+import type { FrameError, Transport } from '../transport/transport.js';
+import {
+  type CloseReason,
+  ConnectionClosedError,
+  ErrorCode,
+  JsonRpcError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from './errors.js';
+import {
+  classify,
+  isErrorResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './messages.js';
+
+/** MCP's names for the two notifications every connection understands (JSON-RPC itself names none). */
+export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
+export const PROGRESS_NOTIFICATION = 'notifications/progress';
+
+export type ProgressToken = string | number;
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Milliseconds without a response (or, with `resetTimeoutOnProgress`, without progress). */
+  timeout?: number;
+  /** Restart the timeout whenever the peer reports progress for this request. */
+  resetTimeoutOnProgress?: boolean;
+  /** Milliseconds after which the request fails whatever progress it reports. */
+  maxTotalTimeout?: number;
+  /** Called for each `notifications/progress` that carries this request's progress token. */
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface RequestContext {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The token the peer asked progress for, if any. */
+  readonly progressToken: ProgressToken | undefined;
+  /** Sends progress for this request; does nothing without a token or after the response. */
+  sendProgress(progress: Progress): void;
+}
+
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+export type NotificationHandler = (params: unknown) => void;
+
+/** Something that went wrong that no response can carry. The connection goes on. */
+export interface ConnectionProblem {
+  kind:
+    | 'unknown-response'
+    | 'invalid-message'
+    | 'parse-error'
+    | 'oversize'
+    | 'framing'
+    | 'handler-error'
+    | 'notification-error'
+    | 'peer-error';
+  message: string;
+  detail?: unknown;
+}
+
+/** Returns why batches are refused here, or undefined to accept them. */
+export type BatchPolicy = () => string | undefined;
+
+export interface ConnectionOptions {
+  /** Default idle timeout for outgoing requests in milliseconds (60 000). 0 disables it. */
+  timeout?: number;
+  /** Default for `RequestOptions.resetTimeoutOnProgress` (false). */
+  resetTimeoutOnProgress?: boolean;
+  /** Default for `RequestOptions.maxTotalTimeout` (none). */
+  maxTotalTimeout?: number;
+  /** Told about everything that goes wrong but cannot be answered on the wire. */
+  onProblem?: (problem: ConnectionProblem) => void;
+  /** Whether incoming JSON-RPC batches are accepted (they are unless this says why not). */
+  batchPolicy?: BatchPolicy;
+}
+
+interface PendingRequest {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  onProgress: ((progress: Progress) => void) | undefined;
+  progressToken: ProgressToken | undefined;
+  idleTimeout: number;
+  totalTimeout: number;
+  resetOnProgress: boolean;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+  totalTimer: ReturnType<typeof setTimeout> | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+interface IncomingRequest {
+  controller: AbortController;
+  /** Set when the peer cancelled it: its response is then never sent. */
+  cancelled: boolean;
+}
+
+const DEFAULT_TIMEOUT = 60_000;
+
+export class Connection {
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private requestFallback: RequestHandler | undefined;
+  private notificationFallback: ((method: string, params: unknown) => void) | undefined;
+  private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  private readonly progressRoutes = new Map<ProgressToken, JsonRpcId>();
+  private readonly incoming = new Map<JsonRpcId, IncomingRequest>();
+  private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
+  private readonly idleWaiters: Array<() => void> = [];
+  private nextId = 1;
+  private started = false;
+  private closeReason: CloseReason | undefined;
+  private inputEnded = false;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: ConnectionOptions = {},
+  ) {}
+
+  // ---- registration ----
+
+  onRequest(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  onNotification(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** Handles requests for methods that have no handler of their own (otherwise: -32601). */
+  onOtherRequest(handler: RequestHandler | undefined): void {
+    this.requestFallback = handler;
+  }
+
+  onOtherNotification(handler: ((method: string, params: unknown) => void) | undefined): void {
+    this.notificationFallback = handler;
+  }
+
+  onClose(listener: (reason: CloseReason) => void): void {
+    if (this.closeReason) listener(this.closeReason);
+    else this.closeListeners.push(listener);
+  }
+
+  get closed(): CloseReason | undefined {
+    return this.closeReason;
+  }
+
+  /** Number of incoming requests whose handlers are still running. */
+  get requestsInFlight(): number {
+    return this.incoming.size;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.transport.start({
+      message: (payload) => this.receive(payload),
+      frameError: (error) => this.receiveFrameError(error),
+      inputEnded: () => this.peerInputEnded(),
+      closed: (reason) => this.transportClosed(reason),
+    });
+  }
+
+  // ---- sending ----
+
+  request<T = unknown>(method: string, params?: unknown, options: RequestOptions = {}): Promise<T> {
+    if (this.closeReason) return Promise.reject(new ConnectionClosedError(method, this.closeReason));
+    if (this.inputEnded) {
+      return Promise.reject(
+        new ConnectionClosedError(method, { message: 'the peer closed its side of the connection' }),
+      );
+    }
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
+
+    const id = this.nextId++;
+    let progressToken: ProgressToken | undefined;
+    let sentParams = params;
+    if (options.onProgress) {
+      progressToken = id;
+      sentParams = withProgressToken(params, progressToken);
+    }
+    const message: JsonRpcRequest =
+      sentParams === undefined
+        ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params: sentParams };
+
+    return new Promise<T>((resolve, reject) => {
+      const entry: PendingRequest = {
+        method,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        onProgress: options.onProgress,
+        progressToken,
+        idleTimeout: options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT,
+        totalTimeout: options.maxTotalTimeout ?? this.options.maxTotalTimeout ?? 0,
+        resetOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? false,
+        idleTimer: undefined,
+        totalTimer: undefined,
+        signal,
+        onAbort: undefined,
+      };
+      this.pending.set(id, entry);
+      if (progressToken !== undefined) this.progressRoutes.set(progressToken, id);
+      if (entry.idleTimeout > 0) {
+        entry.idleTimer = setTimeout(() => this.timedOut(id, 'idle'), entry.idleTimeout);
+      }
+      if (entry.totalTimeout > 0) {
+        entry.totalTimer = setTimeout(() => this.timedOut(id, 'total'), entry.totalTimeout);
+      }
+      if (signal) {
+        entry.onAbort = () => {
+          if (!this.settle(id)) return;
+          this.sendCancel(
+            id,
+            signal.reason instanceof Error ? signal.reason.message : 'aborted by the caller',
+          );
+          reject(new RequestCancelledError(method, signal.reason));
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.transport.send(message);
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    if (this.closeReason) return;
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    this.transport.send(message);
+  }
+
+  /**
+   * Waits for the incoming requests in flight to be answered, flushes, and closes the transport.
+   * Pending outgoing requests are rejected.
+   */
+  async close(): Promise<void> {
+    await this.whenIdle();
+    await this.transport.close();
+  }
+
+  /** Resolves when no incoming request is being handled. */
+  whenIdle(): Promise<void> {
+    if (this.incoming.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  // ---- receiving ----
+
+  private receive(payload: unknown): void {
+    if (Array.isArray(payload)) {
+      this.receiveBatch(payload);
+      return;
+    }
+    this.receiveOne(payload, undefined);
+  }
+
+  /** Handles one message; when it belongs to a batch, its response goes to `batch` instead of the wire. */
+  private receiveOne(value: unknown, batch: BatchCollector | undefined): void {
+    const classified = classify(value);
+    switch (classified.kind) {
+      case 'request':
+        this.handleRequest(classified.message, batch);
+        return;
+      case 'notification':
+        this.handleNotification(classified.message);
+        return;
+      case 'response':
+        this.handleResponse(classified.message);
+        return;
+      case 'invalid': {
+        // A malformed response has nobody to answer; everything else gets -32600.
+        this.problem('invalid-message', `invalid JSON-RPC message: ${classified.reason}`, value);
+        if (looksLikeResponse(value)) return;
+        const response = errorResponse(
+          classified.id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: ${classified.reason}`,
+        );
+        if (batch) batch.add(response);
+        else this.transport.send(response);
+      }
+    }
+  }
+
+  private receiveBatch(items: unknown[]): void {
+    if (items.length === 0) {
+      this.transport.send(errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
+      return;
+    }
+    const refusal = this.options.batchPolicy?.();
+    if (refusal !== undefined) {
+      // Answer every request of the batch on its own, so no caller waits for a response that never comes.
+      let answered = false;
+      for (const item of items) {
+        const classified = classify(item);
+        if (classified.kind === 'request') {
+          this.transport.send(errorResponse(classified.message.id, ErrorCode.InvalidRequest, refusal));
+          answered = true;
+        }
+      }
+      if (!answered) this.transport.send(errorResponse(null, ErrorCode.InvalidRequest, refusal));
+      this.problem('invalid-message', refusal);
+      return;
+    }
+    const batch = new BatchCollector((responses) => this.transport.send(responses));
+    for (const item of items) this.receiveOne(item, batch);
+    batch.seal();
+  }
+
+  private receiveFrameError(error: FrameError): void {
+    switch (error.kind) {
+      case 'parse':
+        this.problem('parse-error', error.message, error.excerpt);
+        this.transport.send(errorResponse(null, ErrorCode.ParseError, error.message));
+        return;
+      case 'framing':
+        this.problem('framing', error.message, error.excerpt);
+        return;
+      case 'oversize': {
+        this.problem('oversize', error.message, { size: error.size, limit: error.limit, id: error.id });
+        if (error.id === null) return;
+        const pending = error.role !== 'request' ? this.pending.get(error.id) : undefined;
+        if (pending) {
+          this.settle(error.id);
+          pending.reject(new JsonRpcError(ErrorCode.InternalError, error.message));
+        } else if (error.role !== 'response') {
+          this.transport.send(errorResponse(error.id, ErrorCode.InvalidRequest, error.message));
+        }
+      }
+    }
+  }
+
+  private handleRequest(message: JsonRpcRequest, batch: BatchCollector | undefined): void {
+    const { id, method } = message;
+    if (this.incoming.has(id)) {
+      // Two live requests with one id cannot be told apart by their responses; refuse the second.
+      const response = errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
+      );
+      if (batch) batch.add(response);
+      else this.transport.send(response);
+      return;
+    }
+    const handler = this.requestHandlers.get(method) ?? this.requestFallback;
+    if (!handler) {
+      const response = errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      if (batch) batch.add(response);
+      else this.transport.send(response);
+      return;
+    }
+    const state: IncomingRequest = { controller: new AbortController(), cancelled: false };
+    this.incoming.set(id, state);
+    batch?.expect();
+    const progressToken = readProgressToken(message.params);
+    let answered = false;
+    const context: RequestContext = {
+      id,
+      method,
+      signal: state.controller.signal,
+      progressToken,
+      sendProgress: (progress) => {
+        if (answered || progressToken === undefined || this.closeReason) return;
+        this.notify(PROGRESS_NOTIFICATION, { progressToken, ...progress });
+      },
+    };
+    const finish = (response: JsonRpcResponse) => {
+      answered = true;
+      if (this.incoming.get(id) === state) this.incoming.delete(id);
+      const silent = state.cancelled || this.closeReason !== undefined;
+      if (batch) batch.settle(silent ? undefined : response);
+      else if (!silent) this.transport.send(response);
+      if (this.incoming.size === 0) this.notifyIdle();
+    };
+    let result: unknown;
+    try {
+      result = handler(message.params, context);
+    } catch (error) {
+      finish(this.errorFromHandler(method, id, error));
+      return;
+    }
+    if (isPromiseLike(result)) {
+      result.then(
+        (value) => finish(successResponse(id, value)),
+        (error) => finish(this.errorFromHandler(method, id, error)),
+      );
+    } else {
+      finish(successResponse(id, result));
+    }
+  }
+
+  private errorFromHandler(method: string, id: JsonRpcId, error: unknown): JsonRpcErrorResponse {
+    if (error instanceof JsonRpcError) return { jsonrpc: '2.0', id, error: error.toJSON() };
+    this.problem('handler-error', `the handler of "${method}" threw`, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResponse(id, ErrorCode.InternalError, `Internal error: ${message}`);
+  }
+
+  private handleNotification(message: JsonRpcNotification): void {
+    const { method, params } = message;
+    if (method === CANCELLED_NOTIFICATION) this.peerCancelled(params);
+    else if (method === PROGRESS_NOTIFICATION && this.routeProgress(params)) return;
+    const handler = this.notificationHandlers.get(method);
+    try {
+      if (handler) handler(params);
+      else this.notificationFallback?.(method, params);
+    } catch (error) {
+      // A notification is never answered, not even with an error.
+      this.problem('notification-error', `the handler of notification "${method}" threw`, error);
+    }
+  }
+
+  private peerCancelled(params: unknown): void {
+    if (typeof params !== 'object' || params === null) return;
+    const { requestId, reason } = params as { requestId?: unknown; reason?: unknown };
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const state = this.incoming.get(requestId);
+    if (!state || state.cancelled) return;
+    state.cancelled = true;
+    state.controller.abort(
+      new RequestCancelledError(
+        String(requestId),
+        typeof reason === 'string' ? new Error(reason) : undefined,
+      ),
+    );
+  }
+
+  /** Returns true when the progress belonged to one of our requests. */
+  private routeProgress(params: unknown): boolean {
+    if (typeof params !== 'object' || params === null) return false;
+    const { progressToken, progress, total, message } = params as Record<string, unknown>;
+    if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return false;
+    const id = this.progressRoutes.get(progressToken);
+    if (id === undefined) return false;
+    const entry = this.pending.get(id);
+    if (!entry?.onProgress) return false;
+    if (entry.resetOnProgress && entry.idleTimer) entry.idleTimer.refresh();
+    const update: Progress = { progress: typeof progress === 'number' ? progress : Number.NaN };
+    if (typeof total === 'number') update.total = total;
+    if (typeof message === 'string') update.message = message;
+    try {
+      entry.onProgress(update);
+    } catch (error) {
+      this.problem('notification-error', `the progress callback of "${entry.method}" threw`, error);
+    }
+    return true;
+  }
+
+  private handleResponse(message: JsonRpcResponse): void {
+    const id = message.id;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (!entry || id === null) {
+      if (id === null && isErrorResponse(message)) {
+        this.problem('peer-error', `the peer reported an error: ${message.error.message}`, message.error);
+      } else {
+        this.problem(
+          'unknown-response',
+          `ignored a response to id ${JSON.stringify(id)}, which matches no request in flight`,
+          message,
+        );
+      }
+      return;
+    }
+    this.settle(id);
+    if (isErrorResponse(message)) entry.reject(JsonRpcError.from(message.error));
+    else entry.resolve(message.result);
+  }
+
+  // ---- bookkeeping ----
+
+  /** Removes a pending request and its timers; false when it was already settled. */
+  private settle(id: JsonRpcId): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.pending.delete(id);
+    if (entry.progressToken !== undefined) this.progressRoutes.delete(entry.progressToken);
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    if (entry.totalTimer) clearTimeout(entry.totalTimer);
+    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
+    return true;
+  }
+
+  private timedOut(id: JsonRpcId, kind: 'idle' | 'total'): void {
+    const entry = this.pending.get(id);
+    if (!entry || !this.settle(id)) return;
+    const limit = kind === 'idle' ? entry.idleTimeout : entry.totalTimeout;
+    const error = new RequestTimeoutError(entry.method, id, limit, kind);
+    this.sendCancel(id, error.message);
+    entry.reject(error);
+  }
+
+  private sendCancel(id: JsonRpcId, reason: string): void {
+    this.notify(CANCELLED_NOTIFICATION, { requestId: id, reason });
+  }
+
+  private peerInputEnded(): void {
+    this.inputEnded = true;
+    this.rejectAllPending({ message: 'the peer closed its side of the connection' });
+    // The peer can still read: answer what is in flight, then close our side too.
+    void this.whenIdle().then(() => this.transport.close());
+  }
+
+  private transportClosed(reason: CloseReason): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    this.rejectAllPending(reason);
+    for (const state of this.incoming.values()) state.controller.abort(new Error(reason.message));
+    for (const listener of this.closeListeners.splice(0)) listener(reason);
+  }
+
+  private rejectAllPending(reason: CloseReason): void {
+    for (const [id, entry] of [...this.pending]) {
+      this.settle(id);
+      entry.reject(new ConnectionClosedError(entry.method, reason));
+    }
+  }
+
+  private notifyIdle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private problem(kind: ConnectionProblem['kind'], message: string, detail?: unknown): void {
+    this.options.onProblem?.({ kind, message, detail });
+  }
+}
+
+/** Collects the responses of one incoming batch and sends them as one array once all are in. */
+class BatchCollector {
+  private readonly responses: JsonRpcResponse[] = [];
+  private outstanding = 0;
+  private sealed = false;
+
+  constructor(private readonly send: (responses: JsonRpcResponse[]) => void) {}
+
+  /** A handler started: its answer (or its silence, when cancelled) is awaited before sending. */
+  expect(): void {
+    this.outstanding++;
+  }
+
+  /** A response known at once (an error found while reading the batch). */
+  add(response: JsonRpcResponse): void {
+    this.responses.push(response);
+  }
+
+  /** An expected handler finished; `response` is undefined when it must not be answered. */
+  settle(response: JsonRpcResponse | undefined): void {
+    if (response) this.responses.push(response);
+    this.outstanding--;
+    this.maybeSend();
+  }
+
+  seal(): void {
+    this.sealed = true;
+    this.maybeSend();
+  }
+
+  private maybeSend(): void {
+    // A batch of notifications only gets no response at all (JSON-RPC 2.0 §6).
+    if (this.sealed && this.outstanding === 0 && this.responses.length > 0) {
+      this.send(this.responses.splice(0));
+    }
+  }
+}
+
+function successResponse(id: JsonRpcId, result: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+}
+
+function errorResponse(
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  return data === undefined
+    ? { jsonrpc: '2.0', id, error: { code, message } }
+    : { jsonrpc: '2.0', id, error: { code, message, data } };
+}
+
+function looksLikeResponse(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !('method' in value) &&
+    ('result' in value || 'error' in value)
+  );
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function readProgressToken(params: unknown): ProgressToken | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const token = (meta as { progressToken?: unknown }).progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+function withProgressToken(params: unknown, progressToken: ProgressToken): unknown {
+  const base = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {};
+  const meta = (base as { _meta?: unknown })._meta;
+  return {
+    ...base,
+    _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), progressToken },
+  };
+}

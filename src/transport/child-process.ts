@@ -1,0 +1,197 @@
+// The client side of stdio: spawn a server, write to its stdin, read its stdout, keep the tail of its
+// stderr to explain a crash. Shutdown follows the MCP specification: close stdin, wait, SIGTERM, wait,
+// SIGKILL; and it ends the whole process tree, so a server started through npx or a shell never survives.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { CloseReason } from '../jsonrpc/errors.js';
+import type { JsonRpcPayload } from '../jsonrpc/messages.js';
+import { defaultEnvironment } from './platform/environment.js';
+import { killTree, spawnAsGroupLeader, trackTree } from './platform/process-tree.js';
+import { StreamTransport, type StreamTransportOptions } from './stream.js';
+import type { Transport, TransportHandlers } from './transport.js';
+
+export interface ChildProcessTransportOptions extends StreamTransportOptions {
+  command: string;
+  args?: string[];
+  /** Added to the safe default environment (or to the whole parent environment with `inheritEnv`). */
+  env?: Record<string, string>;
+  /** Pass the parent's whole environment instead of the safe default (false). */
+  inheritEnv?: boolean;
+  cwd?: string;
+  /**
+   * What to do with the server's stderr besides keeping its tail: 'pipe' keeps it only (default),
+   * 'inherit' copies it to our stderr, a function receives each chunk as text.
+   */
+  stderr?: 'pipe' | 'inherit' | ((text: string) => void);
+  /** Milliseconds to wait after closing stdin, then after SIGTERM, before the next step (2000 each). */
+  shutdownGrace?: number;
+}
+
+const STDERR_TAIL_BYTES = 4096;
+/** After the process exits, how long its stdout may still deliver buffered messages. */
+const EXIT_DRAIN_MS = 100;
+
+export class ChildProcessTransport implements Transport {
+  private child: ChildProcess | undefined;
+  private stream: StreamTransport | undefined;
+  private handlers: TransportHandlers | undefined;
+  private stderrTail = '';
+  private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private closeReason: CloseReason | undefined;
+  private closing = false;
+  private readonly closeWaiters: Array<() => void> = [];
+  private untrack: (() => void) | undefined;
+  private readonly earlySends: JsonRpcPayload[] = [];
+
+  constructor(private readonly options: ChildProcessTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last few KiB the server wrote to stderr. */
+  get stderr(): string {
+    return this.stderrTail;
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+    const { command, args = [], cwd } = this.options;
+    const env = { ...(this.options.inheritEnv ? process.env : defaultEnvironment()), ...this.options.env };
+    let child: ChildProcess;
+    try {
+      child = spawn(command, args, {
+        cwd,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: spawnAsGroupLeader,
+        windowsHide: true,
+      });
+    } catch (error) {
+      queueMicrotask(() => this.finish(this.spawnFailure(error as Error)));
+      return;
+    }
+    this.child = child;
+    child.on('error', (error) => {
+      // 'error' without a pid means the command could not be started at all.
+      if (child.pid === undefined) this.finish(this.spawnFailure(error));
+    });
+    if (child.pid !== undefined) this.untrack = trackTree(child.pid);
+    child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+    child.stdin!.on('error', () => {
+      // EPIPE after the server died; its exit is reported through 'exit'.
+    });
+    const stream = new StreamTransport(child.stdout!, child.stdin!, this.options);
+    this.stream = stream;
+    stream.start({
+      message: (payload) => handlers.message(payload),
+      frameError: (error) => handlers.frameError(error),
+      inputEnded: () => {
+        // stdout closing usually means the server is exiting; wait for its exit status to explain it.
+      },
+      closed: () => {},
+    });
+    child.on('exit', (code, signal) => {
+      this.exited = { code, signal };
+      this.untrack?.();
+      // Let stdout deliver what the server wrote just before exiting, then report the exit.
+      const report = () => this.finish(this.exitReason());
+      if (child.stdout!.readableEnded) report();
+      else {
+        const timer = setTimeout(report, EXIT_DRAIN_MS);
+        child.stdout!.once('end', () => {
+          clearTimeout(timer);
+          report();
+        });
+      }
+    });
+    for (const payload of this.earlySends.splice(0)) stream.send(payload);
+  }
+
+  send(payload: JsonRpcPayload): void {
+    if (this.closeReason) return;
+    if (this.stream) this.stream.send(payload);
+    else this.earlySends.push(payload);
+  }
+
+  flush(): Promise<void> {
+    return this.stream?.flush() ?? Promise.resolve();
+  }
+
+  /** Ends the server: close stdin, wait; SIGTERM to its tree, wait; SIGKILL. Resolves once it is gone. */
+  async close(): Promise<void> {
+    if (this.closeReason) return;
+    const child = this.child;
+    if (!child || child.pid === undefined || this.exited) {
+      this.finish({ message: 'closed' });
+      return;
+    }
+    this.closing = true;
+    const grace = this.options.shutdownGrace ?? 2000;
+    await this.stream?.flush();
+    child.stdin!.end();
+    if (await this.waitForExit(grace)) return;
+    killTree(child.pid, 'SIGTERM');
+    if (await this.waitForExit(grace)) return;
+    killTree(child.pid, 'SIGKILL');
+    await this.waitForExit(grace);
+  }
+
+  private waitForExit(ms: number): Promise<boolean> {
+    if (this.closeReason) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.closeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private onStderr(chunk: Buffer): void {
+    const text = chunk.toString('utf8');
+    const tail = this.stderrTail + text;
+    this.stderrTail = tail.length > STDERR_TAIL_BYTES ? tail.slice(tail.length - STDERR_TAIL_BYTES) : tail;
+    const mode = this.options.stderr ?? 'pipe';
+    if (mode === 'inherit') process.stderr.write(chunk);
+    else if (typeof mode === 'function') mode(text);
+  }
+
+  private spawnFailure(error: Error): CloseReason {
+    const code = (error as NodeJS.ErrnoException).code;
+    const hint =
+      code === 'ENOENT'
+        ? ': no such command (check the spelling, or give the full path)'
+        : code === 'EACCES'
+          ? ': permission denied (is the file executable?)'
+          : `: ${error.message}`;
+    return { message: `could not start "${this.options.command}"${hint}`, cause: error };
+  }
+
+  private exitReason(): CloseReason {
+    const { code, signal } = this.exited ?? { code: null, signal: null };
+    const what = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    return {
+      message: this.closing ? `server ${what} after shutdown` : `server ${what}`,
+      exitCode: code,
+      signal,
+      stderrTail: lastLines(this.stderrTail, 20),
+    };
+  }
+
+  private finish(reason: CloseReason): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    // Whatever the server started in its group must not outlive it.
+    if (this.child?.pid !== undefined) killTree(this.child.pid, 'SIGKILL');
+    this.untrack?.();
+    this.child?.stdout?.removeAllListeners('data');
+    this.handlers?.closed(reason);
+    for (const resolve of this.closeWaiters.splice(0)) resolve();
+  }
+}
+
+function lastLines(text: string, count: number): string {
+  const lines = text.trimEnd().split('\n');
+  return lines.slice(-count).join('\n');
+}

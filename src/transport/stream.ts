@@ -1,0 +1,137 @@
+// A transport over any pair of byte streams: frames in with FrameDecoder, frames out with FrameWriter.
+// The stdio server transport and the child-process transport are this, plus process handling.
+
+import type { Readable } from 'node:stream';
+import { type CloseReason, formatCloseReason } from '../jsonrpc/errors.js';
+import type { JsonRpcPayload } from '../jsonrpc/messages.js';
+import { FrameDecoder, type Framing } from './framing/decoder.js';
+import { peekEnvelope } from './framing/peek.js';
+import { type ByteSink, FrameWriter } from './framing/writer.js';
+
+export type { ByteSink };
+
+import type { Transport, TransportHandlers } from './transport.js';
+
+export interface StreamTransportOptions {
+  /** Largest frame accepted, in bytes (256 MiB). A larger one is skipped and answered with an error. */
+  maxMessageSize?: number;
+  /**
+   * The framing to write. Unset, a transport answers in the framing its peer used, and writes
+   * newline-delimited JSON until the peer has sent anything.
+   */
+  framing?: Framing;
+}
+
+export class StreamTransport implements Transport {
+  protected handlers: TransportHandlers | undefined;
+  private readonly decoder: FrameDecoder;
+  private readonly writer: FrameWriter;
+  private closeReason: CloseReason | undefined;
+  private readonly closeWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly input: Readable,
+    output: ByteSink,
+    private readonly options: StreamTransportOptions = {},
+  ) {
+    this.decoder = new FrameDecoder(
+      {
+        frame: (text) => this.receiveFrame(text),
+        oversize: (head, size, limit) => {
+          const { id, role } = peekEnvelope(head);
+          this.handlers?.frameError({
+            kind: 'oversize',
+            message: `message of ${size} bytes exceeds the maximum message size of ${limit} bytes; raise the "maxMessageSize" option to accept it`,
+            size,
+            limit,
+            id,
+            role,
+          });
+        },
+        framingError: (message, excerpt) => this.handlers?.frameError({ kind: 'framing', message, excerpt }),
+      },
+      { maxMessageSize: options.maxMessageSize },
+    );
+    this.writer = new FrameWriter(output, () => this.options.framing ?? this.decoder.framing ?? 'newline');
+  }
+
+  /** The framing the peer was detected to use, once it has sent anything. */
+  get peerFraming(): Framing | undefined {
+    return this.decoder.framing;
+  }
+
+  get closed(): CloseReason | undefined {
+    return this.closeReason;
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+    this.input.on('data', (chunk: Buffer | string) => {
+      this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    });
+    this.input.on('end', () => {
+      this.decoder.end();
+      this.inputEnded();
+    });
+    this.input.on('error', (error) =>
+      this.finish({ message: `read failed: ${error.message}`, cause: error }),
+    );
+  }
+
+  send(payload: JsonRpcPayload): void {
+    if (this.closeReason) return;
+    this.writer.write(JSON.stringify(payload));
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closeReason) return;
+    await this.writer.flush();
+    this.finish({ message: 'closed' });
+  }
+
+  /** Called when the input stream ends; subclasses decide what that means for them. */
+  protected inputEnded(): void {
+    this.handlers?.inputEnded?.();
+  }
+
+  /** The output stream failed: nothing more can be sent. */
+  protected outputFailed(error: Error): void {
+    this.writer.fail(error);
+    this.finish({ message: `write failed: ${error.message}`, cause: error });
+  }
+
+  /** Marks the transport closed and tells the handlers, once. */
+  protected finish(reason: CloseReason): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    this.writer.fail(new Error(formatCloseReason(reason)));
+    this.input.removeAllListeners('data');
+    this.handlers?.closed(reason);
+    for (const resolve of this.closeWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves when the transport has closed, for whatever reason. */
+  whenClosed(): Promise<void> {
+    if (this.closeReason) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  private receiveFrame(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.handlers?.frameError({
+        kind: 'parse',
+        message: `Parse error: ${(error as Error).message}`,
+        excerpt: text.length > 200 ? `${text.slice(0, 200)}…` : text,
+      });
+      return;
+    }
+    this.handlers?.message(value);
+  }
+}
