@@ -6,11 +6,16 @@ import { UsageError } from './usage.js';
 
 interface Command {
   summary: string;
-  usage: string;
-  load(): Promise<{ run(argv: string[]): Promise<number> }>;
+  /** The module exports its own usage text and `run`. */
+  load(): Promise<{ run(argv: string[]): Promise<number>; usage: string }>;
 }
 
-const commands: Record<string, Command> = {};
+const commands: Record<string, Command> = {
+  serve: {
+    summary: 'run a built-in MCP server on stdio (fs)',
+    load: () => import('./commands/serve.js'),
+  },
+};
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -42,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     const topic = first === 'help' ? rest[0] : undefined;
-    if (topic && commands[topic]) process.stdout.write(`${commands[topic].usage}\n`);
+    if (topic && commands[topic]) process.stdout.write(`${(await commands[topic].load()).usage}\n`);
     else process.stdout.write(help());
     return 0;
   }
@@ -62,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     const dash = rest.indexOf('--');
     const helpAt = rest.findIndex((a) => a === '--help' || a === '-h');
     if (dash === -1 || helpAt < dash) {
-      process.stdout.write(`${command.usage}\n`);
+      process.stdout.write(`${(await command.load()).usage}\n`);
       return 0;
     }
   }
@@ -76,8 +81,4 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-}
-
-export function registerCommand(name: string, command: Command): void {
-  commands[name] = command;
 }

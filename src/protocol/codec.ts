@@ -1,0 +1,136 @@
+// Per-revision codecs. Handlers produce one internal shape (the 2025-11-25 revision's); the codec of the
+// session's revision turns it into exactly what that revision defines, so handlers never branch on the
+// version. Fields a revision does not know are dropped, content kinds it does not know are downgraded to
+// text, and behaviours that changed between revisions are flags here.
+
+import type { ContentBlock } from './types.js';
+import { atLeast, type HandshakeVersion } from './versions.js';
+
+export interface RevisionCodec {
+  readonly version: HandshakeVersion;
+  /** JSON-RPC batches exist in 2025-03-26 only. */
+  readonly batches: boolean;
+  /** Invalid tool arguments: a tool result with isError (2025-11-25) or a -32602 error (earlier). */
+  readonly toolInputErrorsAsResults: boolean;
+  encodeResult(method: string, result: Record<string, unknown>): Record<string, unknown>;
+  encodeNotification(method: string, params: Record<string, unknown>): Record<string, unknown>;
+}
+
+type Obj = Record<string, unknown>;
+
+function omit(value: Obj, keys: readonly string[]): Obj {
+  let copy: Obj | undefined;
+  for (const key of keys) {
+    if (key in value) {
+      copy ??= { ...value };
+      delete copy[key];
+    }
+  }
+  return copy ?? value;
+}
+
+/** Fields each revision lacks on the descriptive objects (tools, resources, templates, prompts). */
+function descriptorFields(version: string): string[] {
+  const drop: string[] = [];
+  if (!atLeast(version, '2025-06-18')) drop.push('title', '_meta');
+  if (!atLeast(version, '2025-11-25')) drop.push('icons', 'execution');
+  return drop;
+}
+
+function toolFields(version: string): string[] {
+  const drop = descriptorFields(version);
+  if (!atLeast(version, '2025-06-18')) drop.push('outputSchema');
+  if (!atLeast(version, '2025-03-26')) drop.push('annotations');
+  return drop;
+}
+
+function implementationFields(version: string): string[] {
+  const drop: string[] = [];
+  if (!atLeast(version, '2025-06-18')) drop.push('title');
+  if (!atLeast(version, '2025-11-25')) drop.push('icons', 'description', 'websiteUrl');
+  return drop;
+}
+
+/** Content a revision cannot carry becomes a text block that says what it was. */
+function encodeContent(version: string, block: ContentBlock): ContentBlock {
+  if (block.type === 'resource_link' && !atLeast(version, '2025-06-18')) {
+    return { type: 'text', text: `Resource: ${block.uri}${block.name ? ` (${block.name})` : ''}` };
+  }
+  if (block.type === 'audio' && !atLeast(version, '2025-03-26')) {
+    return {
+      type: 'text',
+      text: `[audio content of type ${block.mimeType}, not supported by protocol ${version}]`,
+    };
+  }
+  return block;
+}
+
+function mapArray(value: unknown, fn: (item: Obj) => Obj): unknown {
+  return Array.isArray(value) ? value.map((item) => fn(item as Obj)) : value;
+}
+
+function makeCodec(version: HandshakeVersion): RevisionCodec {
+  const tool = toolFields(version);
+  const descriptor = descriptorFields(version);
+  const implementation = implementationFields(version);
+  const identity = tool.length === 0 && implementation.length === 0;
+  const content = (blocks: unknown) =>
+    mapArray(blocks, (b) => encodeContent(version, b as unknown as ContentBlock) as unknown as Obj);
+
+  return {
+    version,
+    batches: version === '2025-03-26',
+    toolInputErrorsAsResults: atLeast(version, '2025-11-25'),
+    encodeResult(method, result) {
+      if (identity) return result;
+      switch (method) {
+        case 'initialize': {
+          let capabilities = result.capabilities as Obj;
+          if (!atLeast(version, '2025-03-26')) capabilities = omit(capabilities, ['completions']);
+          return { ...result, capabilities, serverInfo: omit(result.serverInfo as Obj, implementation) };
+        }
+        case 'tools/list':
+          return { ...result, tools: mapArray(result.tools, (t) => omit(t, tool)) };
+        case 'resources/list':
+          return { ...result, resources: mapArray(result.resources, (r) => omit(r, descriptor)) };
+        case 'resources/templates/list':
+          return {
+            ...result,
+            resourceTemplates: mapArray(result.resourceTemplates, (r) => omit(r, descriptor)),
+          };
+        case 'prompts/list':
+          return { ...result, prompts: mapArray(result.prompts, (p) => omit(p, descriptor)) };
+        case 'tools/call': {
+          const encoded = atLeast(version, '2025-06-18') ? result : omit(result, ['structuredContent']);
+          return { ...encoded, content: content(result.content) };
+        }
+        case 'prompts/get':
+          return {
+            ...result,
+            messages: mapArray(result.messages, (m) => ({
+              ...m,
+              content: encodeContent(version, m.content as ContentBlock),
+            })),
+          };
+        default:
+          return result;
+      }
+    },
+    encodeNotification(method, params) {
+      if (method === 'notifications/progress' && !atLeast(version, '2025-03-26'))
+        return omit(params, ['message']);
+      return params;
+    },
+  };
+}
+
+const codecs = new Map<HandshakeVersion, RevisionCodec>();
+
+export function codecFor(version: HandshakeVersion): RevisionCodec {
+  let codec = codecs.get(version);
+  if (!codec) {
+    codec = makeCodec(version);
+    codecs.set(version, codec);
+  }
+  return codec;
+}

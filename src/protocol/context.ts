@@ -1,0 +1,47 @@
+// The one context every server handler gets, whichever protocol revision (or era) delivered the request.
+// Handlers read the negotiated version and the client's capabilities here, never from the wire.
+
+import type { JsonRpcId } from '../jsonrpc/messages.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from './types.js';
+
+export interface AskOptions {
+  /** Milliseconds to wait for the client's answer (the connection's default otherwise). */
+  timeout?: number;
+}
+
+export interface RequestContext {
+  /** Aborted when the client cancels the request or goes away. */
+  readonly signal: AbortSignal;
+  readonly requestId: JsonRpcId;
+  /** The protocol revision this request speaks. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /**
+   * Storage that lives as long as the client's session: a cache of the client's roots, say. A request
+   * that belongs to no session (the stateless revision) gets a fresh, empty map.
+   */
+  readonly sessionState: Map<unknown, unknown>;
+  /**
+   * Reports progress if the client asked for it. Values must increase; one that does not is dropped.
+   * Nothing is sent after the response.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log message to the client if it passes the client's level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** Asks the client's model for a completion (needs the client's `sampling` capability). */
+  sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult>;
+  /** Asks the user, through the client, for input (needs the client's `elicitation` capability). */
+  elicit(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult>;
+  /** Asks the client for its roots (needs the client's `roots` capability). */
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
+}

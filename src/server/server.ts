@@ -1,0 +1,387 @@
+// The MCP server framework: register tools, resources and prompts, connect transports. One McpServer can
+// serve many sessions at once (one per connection); capabilities are derived from what is registered.
+
+import type { ConnectionProblem } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../protocol/context.js';
+import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import { Method, Notification } from '../protocol/methods.js';
+import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
+import {
+  type ServerDefinition,
+  type ServerRequestHandler,
+  ServerSession,
+} from '../protocol/server-session.js';
+import type {
+  CompleteResult,
+  Implementation,
+  LoggingLevel,
+  Resource,
+  ServerCapabilities,
+} from '../protocol/types.js';
+import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
+import type { Transport } from '../transport/transport.js';
+import {
+  checkPromptArguments,
+  definePrompt,
+  type PromptDefinition,
+  type PromptHandler,
+  type RegisteredPrompt,
+} from './prompts.js';
+import {
+  type Completer,
+  defineTemplate,
+  normalizeRead,
+  type RegisteredResource,
+  type RegisteredTemplate,
+  type ResourcePage,
+  type ResourceReader,
+  type ResourceTemplateDefinition,
+  type TemplateReader,
+} from './resources.js';
+import type { SchemaInput } from './schema.js';
+import { callTool, defineTool, type RegisteredTool, type ToolDefinition, type ToolHandler } from './tools.js';
+
+export interface McpServerOptions extends Implementation {
+  /** Told to the client at initialization: how to use this server. */
+  instructions?: string;
+  /** Items per page of every list method (100). */
+  pageSize?: number;
+  /** Capabilities to declare whatever is registered (for servers that register later). */
+  capabilities?: ServerCapabilities;
+  /** Timeout of requests the server sends to clients (sampling, elicitation, roots), in ms. */
+  timeout?: number;
+  /** Told about what goes wrong and cannot be answered on the wire (parse errors, handler crashes). */
+  onProblem?: (problem: ConnectionProblem) => void;
+}
+
+export interface Registration {
+  /** Removes the registration; connected clients are told the list changed. */
+  remove(): void;
+}
+
+const MAX_COMPLETIONS = 100;
+
+export class McpServer implements ServerDefinition {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  private readonly options: McpServerOptions;
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly resources = new Map<string, RegisteredResource>();
+  private readonly templates = new Map<string, RegisteredTemplate>();
+  private readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly sessions = new Set<ServerSession>();
+  private readonly handlers: Map<string, ServerRequestHandler>;
+  private readonly subscriptionListeners: Array<(uri: string, subscribed: boolean) => void> = [];
+  private readonly notificationListeners = new Map<
+    string,
+    Array<(params: unknown, session: ServerSession) => void>
+  >();
+
+  constructor(options: McpServerOptions) {
+    const { instructions, pageSize: _p, capabilities: _c, timeout: _t, onProblem: _o, ...info } = options;
+    this.info = info;
+    this.instructions = instructions;
+    this.options = options;
+    this.handlers = new Map<string, ServerRequestHandler>([
+      [Method.ToolsList, (params) => this.listTools(params)],
+      [Method.ToolsCall, (params, context) => this.callTool(params, context)],
+      [Method.ResourcesList, (params, context) => this.listResources(params, context)],
+      [Method.ResourcesTemplatesList, (params) => this.listTemplates(params)],
+      [Method.ResourcesRead, (params, context) => this.readResource(params, context)],
+      [Method.ResourcesSubscribe, (params, _context, session) => this.subscribe(params, session, true)],
+      [Method.ResourcesUnsubscribe, (params, _context, session) => this.subscribe(params, session, false)],
+      [Method.PromptsList, (params) => this.listPrompts(params)],
+      [Method.PromptsGet, (params, context) => this.getPrompt(params, context)],
+      [Method.CompletionComplete, (params) => this.complete(params)],
+    ]);
+  }
+
+  // ---- registration ----
+
+  tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
+    const registered = defineTool(definition, handler);
+    return this.register(this.tools, registered.tool.name, registered, Notification.ToolsListChanged);
+  }
+
+  resource(resource: Resource, read: ResourceReader): Registration {
+    if (!resource.uri || !resource.name) throw new TypeError('a resource needs a uri and a name');
+    return this.register(this.resources, resource.uri, { resource, read }, Notification.ResourcesListChanged);
+  }
+
+  resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader): Registration {
+    const registered = defineTemplate(definition, read);
+    return this.register(
+      this.templates,
+      definition.uriTemplate,
+      registered,
+      Notification.ResourcesListChanged,
+    );
+  }
+
+  prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
+    const registered = definePrompt(definition, handler);
+    return this.register(this.prompts, registered.prompt.name, registered, Notification.PromptsListChanged);
+  }
+
+  private register<T>(table: Map<string, T>, key: string, value: T, changed: string): Registration {
+    if (table.has(key)) throw new TypeError(`"${key}" is already registered`);
+    table.set(key, value);
+    this.broadcast(changed);
+    return {
+      remove: () => {
+        if (table.get(key) === value && table.delete(key)) this.broadcast(changed);
+      },
+    };
+  }
+
+  // ---- sessions ----
+
+  /** Serves one client over `transport`. */
+  connect(transport: Transport): ServerSession {
+    const session = new ServerSession(transport, this, {
+      timeout: this.options.timeout,
+      onProblem: this.options.onProblem,
+    });
+    return session.start();
+  }
+
+  /** Serves one client over this process's stdin and stdout. */
+  serveStdio(options?: StdioServerTransportOptions): ServerSession {
+    return this.connect(new StdioServerTransport(options));
+  }
+
+  sessionOpened(session: ServerSession): void {
+    this.sessions.add(session);
+  }
+
+  sessionClosed(session: ServerSession): void {
+    this.sessions.delete(session);
+    for (const uri of session.subscriptions) this.subscriptionChanged(uri, false);
+  }
+
+  /** Tells every client subscribed to `uri` that the resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.sessions) {
+      if (session.subscriptions.has(uri)) session.notify(Notification.ResourcesUpdated, { uri });
+    }
+  }
+
+  /** Called when the first client subscribes to a URI and when the last one unsubscribes. */
+  onSubscriptionChange(listener: (uri: string, subscribed: boolean) => void): void {
+    this.subscriptionListeners.push(listener);
+  }
+
+  /** Listens for a notification from clients, e.g. notifications/roots/list_changed. */
+  onClientNotification(method: string, listener: (params: unknown, session: ServerSession) => void): void {
+    const listeners = this.notificationListeners.get(method) ?? [];
+    listeners.push(listener);
+    this.notificationListeners.set(method, listeners);
+  }
+
+  clientNotification(method: string, params: unknown, session: ServerSession): void {
+    for (const listener of this.notificationListeners.get(method) ?? []) listener(params, session);
+  }
+
+  /** Sends a log message to every connected client (each filters by its own level). */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    for (const session of this.sessions) session.log(level, data, logger);
+  }
+
+  handler(method: string): ServerRequestHandler | undefined {
+    return this.handlers.get(method);
+  }
+
+  capabilities(): ServerCapabilities {
+    const capabilities: ServerCapabilities = { logging: {}, ...this.options.capabilities };
+    if (this.tools.size > 0) capabilities.tools ??= { listChanged: true };
+    if (this.resources.size > 0 || this.templates.size > 0) {
+      capabilities.resources ??= { subscribe: true, listChanged: true };
+    }
+    if (this.prompts.size > 0) capabilities.prompts ??= { listChanged: true };
+    const completes =
+      [...this.prompts.values()].some((p) => Object.keys(p.complete).length > 0) ||
+      [...this.templates.values()].some((t) => Object.keys(t.complete).length > 0);
+    if (completes) capabilities.completions ??= {};
+    return capabilities;
+  }
+
+  private broadcast(method: string): void {
+    for (const session of this.sessions) if (session.initialized) session.notify(method);
+  }
+
+  // ---- method handlers ----
+
+  private get pageSize(): number {
+    return this.options.pageSize ?? 100;
+  }
+
+  private listTools(params: Record<string, unknown>) {
+    const page = paginate([...this.tools.values()], params.cursor, this.pageSize, 'tools/list');
+    return withCursor({ tools: page.items.map((t) => t.tool) }, page.nextCursor);
+  }
+
+  private async callTool(params: Record<string, unknown>, context: RequestContext) {
+    const { name } = params;
+    if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be the name of a tool');
+    const registered = this.tools.get(name);
+    if (!registered) {
+      throw invalidParams(`Unknown tool: ${name}`, { name, available: [...this.tools.keys()] });
+    }
+    return { ...(await callTool(registered, params.arguments, context)) };
+  }
+
+  /**
+   * Fixed resources first, then each template's listing in turn. A template may page its listing itself
+   * (a directory walk, say); the cursor then carries which source and the source's own position.
+   */
+  private async listResources(params: Record<string, unknown>, context: RequestContext) {
+    const sources: ResourceSource[] = [
+      { list: () => [...this.resources.values()].map((r) => r.resource) },
+      ...[...this.templates.values()].flatMap((t) => (t.list ? [{ list: t.list }] : [])),
+    ];
+    let { source, position } = decodeSourceCursor(params.cursor, sources.length);
+    const resources: Resource[] = [];
+    while (source < sources.length && resources.length < this.pageSize) {
+      const want = this.pageSize - resources.length;
+      const listed = await sources[source]!.list(context, { after: position, limit: want });
+      const page = Array.isArray(listed) ? pageOf(listed, position, want) : listed;
+      resources.push(...page.resources);
+      if (page.next === undefined) {
+        source++;
+        position = undefined;
+      } else {
+        position = page.next;
+      }
+    }
+    const nextCursor = source < sources.length ? encodeSourceCursor(source, position) : undefined;
+    return withCursor({ resources }, nextCursor);
+  }
+
+  private listTemplates(params: Record<string, unknown>) {
+    const all = [...this.templates.values()].map((t) => t.template);
+    const page = paginate(all, params.cursor, this.pageSize, 'resources/templates/list');
+    return withCursor({ resourceTemplates: page.items }, page.nextCursor);
+  }
+
+  private async readResource(params: Record<string, unknown>, context: RequestContext) {
+    const { uri } = params;
+    if (typeof uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
+    const fixed = this.resources.get(uri);
+    if (fixed) return { ...normalizeRead(uri, await fixed.read(uri, context)) };
+    for (const template of this.templates.values()) {
+      const variables = template.matcher.match(uri);
+      if (variables) return { ...normalizeRead(uri, await template.read(uri, variables, context)) };
+    }
+    throw resourceNotFound(uri);
+  }
+
+  private subscribe(params: Record<string, unknown>, session: ServerSession, subscribed: boolean) {
+    const { uri } = params;
+    if (typeof uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
+    const had = session.subscriptions.has(uri);
+    if (subscribed && !had) {
+      session.subscriptions.add(uri);
+      if (this.subscriberCount(uri) === 1) this.subscriptionChanged(uri, true);
+    } else if (!subscribed && had) {
+      session.subscriptions.delete(uri);
+      if (this.subscriberCount(uri) === 0) this.subscriptionChanged(uri, false);
+    }
+    return {};
+  }
+
+  private subscriberCount(uri: string): number {
+    let count = 0;
+    for (const session of this.sessions) if (session.subscriptions.has(uri)) count++;
+    return count;
+  }
+
+  private subscriptionChanged(uri: string, subscribed: boolean): void {
+    for (const listener of this.subscriptionListeners) listener(uri, subscribed);
+  }
+
+  private listPrompts(params: Record<string, unknown>) {
+    const page = paginate([...this.prompts.values()], params.cursor, this.pageSize, 'prompts/list');
+    return withCursor({ prompts: page.items.map((p) => p.prompt) }, page.nextCursor);
+  }
+
+  private async getPrompt(params: Record<string, unknown>, context: RequestContext) {
+    const { name } = params;
+    if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be the name of a prompt');
+    const registered = this.prompts.get(name);
+    if (!registered)
+      throw invalidParams(`Unknown prompt: ${name}`, { name, available: [...this.prompts.keys()] });
+    const args = checkPromptArguments(registered, params.arguments);
+    return { ...(await registered.handler(args, context)) };
+  }
+
+  private async complete(params: Record<string, unknown>): Promise<CompleteResult & Record<string, unknown>> {
+    const { ref, argument, context } = params as {
+      ref?: { type?: unknown; name?: unknown; uri?: unknown };
+      argument?: { name?: unknown; value?: unknown };
+      context?: { arguments?: Record<string, string> };
+    };
+    if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
+      throw invalidParams('Invalid params: "argument" must be an object with string "name" and "value"');
+    }
+    let completers: Record<string, Completer>;
+    if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const prompt = this.prompts.get(ref.name);
+      if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+      completers = prompt.complete;
+    } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const template = this.templates.get(ref.uri);
+      if (!template) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+      completers = template.complete;
+    } else {
+      throw invalidParams(
+        'Invalid params: "ref" must be {type: "ref/prompt", name} or {type: "ref/resource", uri}',
+      );
+    }
+    const completer = completers[argument.name];
+    const values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {} }) : [];
+    return {
+      completion: {
+        values: values.slice(0, MAX_COMPLETIONS),
+        total: values.length,
+        hasMore: values.length > MAX_COMPLETIONS,
+      },
+    };
+  }
+}
+
+interface ResourceSource {
+  list: NonNullable<ResourceTemplateDefinition['list']>;
+}
+
+/** Slices an unpaged listing: the position is an offset. */
+function pageOf(all: Resource[], position: string | undefined, limit: number): ResourcePage {
+  const start = position === undefined ? 0 : Number(position);
+  const end = Math.min(all.length, start + limit);
+  return { resources: all.slice(start, end), next: end < all.length ? String(end) : undefined };
+}
+
+const RESOURCES_LIST = 'resources/list';
+
+function encodeSourceCursor(source: number, position: string | undefined): string {
+  return encodeCursor([source, position ?? null], RESOURCES_LIST);
+}
+
+function decodeSourceCursor(
+  cursor: unknown,
+  sources: number,
+): { source: number; position: string | undefined } {
+  if (cursor === undefined) return { source: 0, position: undefined };
+  const state = decodeCursor(cursor, RESOURCES_LIST);
+  if (Array.isArray(state) && state.length === 2) {
+    const [source, position] = state as [unknown, unknown];
+    if (typeof source === 'number' && Number.isInteger(source) && source >= 0 && source < sources) {
+      if (position === null || typeof position === 'string')
+        return { source, position: position ?? undefined };
+    }
+  }
+  throw invalidParams('Invalid cursor: pass the nextCursor of a previous resources/list response, unchanged');
+}
+
+function withCursor<T extends Record<string, unknown>>(result: T, nextCursor: string | undefined): T {
+  return nextCursor === undefined ? result : { ...result, nextCursor };
+}

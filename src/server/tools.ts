@@ -1,0 +1,118 @@
+// Tools: registration, listing, and calls with validated arguments and structured output.
+
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type { RequestContext } from '../protocol/context.js';
+import { invalidParams, ToolInputError } from '../protocol/errors.js';
+import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
+import { type PreparedSchema, prepareSchema, type SchemaInput, type StandardSchemaV1 } from './schema.js';
+
+export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** A Standard Schema (zod 4, ...) or a JSON Schema object; none means "no arguments". */
+  inputSchema?: S;
+  outputSchema?: SchemaInput;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** What a tool handler returns: a CallToolResult, where `content` may be left out if structured. */
+export interface ToolOutput {
+  content?: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Meta;
+}
+
+export type ToolArguments<S> =
+  S extends StandardSchemaV1<infer _Input, infer Output> ? Output : Record<string, unknown>;
+
+export type ToolHandler<S extends SchemaInput = SchemaInput> = (
+  args: ToolArguments<S>,
+  context: RequestContext,
+) => ToolOutput | Promise<ToolOutput>;
+
+const NO_ARGUMENTS: Record<string, unknown> = { type: 'object', properties: {}, additionalProperties: false };
+
+export interface RegisteredTool {
+  readonly tool: Tool;
+  readonly input: PreparedSchema;
+  readonly output: PreparedSchema | undefined;
+  readonly handler: ToolHandler;
+}
+
+export function defineTool<S extends SchemaInput>(
+  definition: ToolDefinition<S>,
+  handler: ToolHandler<S>,
+): RegisteredTool {
+  if (!definition.name) throw new TypeError('a tool needs a non-empty name');
+  const input = prepareSchema(definition.inputSchema ?? NO_ARGUMENTS, 'input', `tool "${definition.name}"`);
+  if (input.jsonSchema.type !== 'object') {
+    throw new TypeError(`tool "${definition.name}": inputSchema must describe an object ("type": "object")`);
+  }
+  const output = definition.outputSchema
+    ? prepareSchema(definition.outputSchema, 'output', `tool "${definition.name}"`)
+    : undefined;
+  const tool: Tool = { name: definition.name, inputSchema: input.jsonSchema };
+  if (definition.title !== undefined) tool.title = definition.title;
+  if (definition.description !== undefined) tool.description = definition.description;
+  if (output) tool.outputSchema = output.jsonSchema;
+  if (definition.annotations !== undefined) tool.annotations = definition.annotations;
+  if (definition.icons !== undefined) tool.icons = definition.icons;
+  if (definition._meta !== undefined) tool._meta = definition._meta;
+  return { tool, input, output, handler: handler as ToolHandler };
+}
+
+/** Runs a tools/call: validate, call, turn failures into isError results, check the output. */
+export async function callTool(
+  registered: RegisteredTool,
+  rawArguments: unknown,
+  context: RequestContext,
+): Promise<CallToolResult> {
+  const name = registered.tool.name;
+  if (
+    rawArguments !== undefined &&
+    (typeof rawArguments !== 'object' || rawArguments === null || Array.isArray(rawArguments))
+  ) {
+    throw invalidParams(`Invalid params: "arguments" of tool "${name}" must be an object`);
+  }
+  const validation = await registered.input.validate(rawArguments ?? {});
+  if (!validation.ok) throw new ToolInputError(name, validation.issues);
+  let output: ToolOutput;
+  try {
+    output = await registered.handler(validation.value as Record<string, unknown>, context);
+  } catch (error) {
+    // A protocol error the handler raised on purpose goes out as one; anything else is the tool failing.
+    if (error instanceof JsonRpcError || error instanceof ToolInputError) throw error;
+    return errorResult(error instanceof Error ? error.message : String(error));
+  }
+  return finishOutput(registered, output);
+}
+
+async function finishOutput(registered: RegisteredTool, output: ToolOutput): Promise<CallToolResult> {
+  const result: CallToolResult = { ...output, content: output.content ?? [] };
+  if (output.structuredContent !== undefined && output.content === undefined) {
+    // Clients of older revisions only read content: give them the structured result as text as well.
+    result.content = [{ type: 'text', text: JSON.stringify(output.structuredContent) }];
+  }
+  if (registered.output && !output.isError) {
+    if (output.structuredContent === undefined) {
+      return errorResult(
+        `tool "${registered.tool.name}" declares an outputSchema but returned no structuredContent`,
+      );
+    }
+    const check = await registered.output.validate(output.structuredContent);
+    if (!check.ok) {
+      return errorResult(
+        `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
+      );
+    }
+  }
+  return result;
+}
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

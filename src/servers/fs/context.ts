@@ -1,0 +1,33 @@
+// What every filesystem tool needs: the roots of the request and the server's limits.
+
+import type { RequestContext } from '../../protocol/context.js';
+import { type Roots, rootsFor } from './roots.js';
+
+export interface FsOptions {
+  /** Real paths of the directories given on the command line. */
+  roots: Roots;
+  /** Write tools are registered only when true. */
+  write: boolean;
+  /** The largest message the transport accepts and sends, in bytes. */
+  maxMessageSize: number;
+}
+
+export interface FsToolContext {
+  roots: Roots;
+  options: FsOptions;
+  request: RequestContext;
+}
+
+export async function fsContext(options: FsOptions, request: RequestContext): Promise<FsToolContext> {
+  return { roots: await rootsFor(request, options.roots), options, request };
+}
+
+/** Refuses a file whose encoded content could not fit in one message, and says how to raise the limit. */
+export function checkFits(filePath: string, size: number, encodedSize: number, maxMessageSize: number): void {
+  // Leave room for the JSON-RPC envelope around the content.
+  if (encodedSize + 4096 > maxMessageSize) {
+    throw new Error(
+      `${filePath} is ${size} bytes, too large for the maximum message size of ${maxMessageSize} bytes; start the server with --max-message-size ${Math.ceil((encodedSize + 4096) / 1048576)}MiB or more`,
+    );
+  }
+}

@@ -1,0 +1,226 @@
+// Read-only tools, named as the widely used reference filesystem server names them so that existing
+// prompts work: read_text_file, read_media_file, read_multiple_files, get_file_info,
+// list_allowed_directories.
+
+import { readFile, stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import type { McpServer } from '../../server/server.js';
+import { checkFits, type FsOptions, fsContext } from './context.js';
+import { mimeTypeOf } from './mime.js';
+
+const pathProperty = {
+  type: 'string',
+  description: 'A path inside an allowed directory (relative paths start at the first one).',
+};
+
+export function registerReadTools(server: McpServer, options: FsOptions): void {
+  server.tool(
+    {
+      name: 'read_text_file',
+      title: 'Read text file',
+      description:
+        'Read a file as UTF-8 text. Use "head" or "tail" to read only the first or last N lines. Only works inside the allowed directories.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          path: pathProperty,
+          head: { type: 'integer', minimum: 0, description: 'Return only the first N lines.' },
+          tail: { type: 'integer', minimum: 0, description: 'Return only the last N lines.' },
+        },
+        required: ['path'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { content: { type: 'string' } },
+        required: ['content'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const { path: requested, head, tail } = args as { path: string; head?: number; tail?: number };
+      if (head !== undefined && tail !== undefined) throw new Error('give "head" or "tail", not both');
+      const filePath = await roots.resolve(requested);
+      const info = await stat(filePath);
+      if (info.isDirectory()) throw new Error(`${requested} is a directory; list it with list_directory`);
+      checkFits(requested, info.size, info.size, options.maxMessageSize);
+      let content = await readFile(filePath, 'utf8');
+      if (head !== undefined) content = firstLines(content, head);
+      if (tail !== undefined) content = lastLines(content, tail);
+      return { content: [{ type: 'text', text: content }], structuredContent: { content } };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'read_media_file',
+      title: 'Read media file',
+      description:
+        'Read an image or audio file (or any binary file) and return it base64-encoded with its MIME type.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: pathProperty },
+        required: ['path'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const filePath = await roots.resolve(String(args.path));
+      const info = await stat(filePath);
+      if (info.isDirectory()) throw new Error(`${String(args.path)} is a directory`);
+      checkFits(String(args.path), info.size, Math.ceil(info.size / 3) * 4, options.maxMessageSize);
+      const data = (await readFile(filePath)).toString('base64');
+      const mimeType = mimeTypeOf(filePath);
+      if (mimeType.startsWith('image/')) return { content: [{ type: 'image', data, mimeType }] };
+      if (mimeType.startsWith('audio/')) return { content: [{ type: 'audio', data, mimeType }] };
+      return {
+        content: [
+          { type: 'resource', resource: { uri: pathToFileURL(filePath).href, mimeType, blob: data } },
+        ],
+      };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'read_multiple_files',
+      title: 'Read several files',
+      description:
+        'Read several text files at once. A file that cannot be read is reported in the result without failing the others.',
+      inputSchema: {
+        type: 'object',
+        properties: { paths: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+        required: ['paths'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          files: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                path: { type: 'string' },
+                content: { type: 'string' },
+                error: { type: 'string' },
+              },
+              required: ['path'],
+            },
+          },
+        },
+        required: ['files'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const files = await Promise.all(
+        (args.paths as string[]).map(async (requested) => {
+          try {
+            const filePath = await roots.resolve(requested);
+            const info = await stat(filePath);
+            checkFits(requested, info.size, info.size, options.maxMessageSize);
+            return { path: requested, content: await readFile(filePath, 'utf8') };
+          } catch (error) {
+            return { path: requested, error: (error as Error).message };
+          }
+        }),
+      );
+      const text = files
+        .map((f) => (f.error === undefined ? `${f.path}:\n${f.content}\n` : `${f.path}: Error - ${f.error}`))
+        .join('\n---\n');
+      return { content: [{ type: 'text', text }], structuredContent: { files } };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'get_file_info',
+      title: 'Get file info',
+      description: 'Size, times, type and permissions of a file or directory.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: pathProperty },
+        required: ['path'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          size: { type: 'integer' },
+          created: { type: 'string' },
+          modified: { type: 'string' },
+          accessed: { type: 'string' },
+          isDirectory: { type: 'boolean' },
+          isFile: { type: 'boolean' },
+          permissions: { type: 'string' },
+        },
+        required: ['size', 'created', 'modified', 'accessed', 'isDirectory', 'isFile', 'permissions'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const info = await stat(await roots.resolve(String(args.path)));
+      const structured = {
+        size: info.size,
+        created: info.birthtime.toISOString(),
+        modified: info.mtime.toISOString(),
+        accessed: info.atime.toISOString(),
+        isDirectory: info.isDirectory(),
+        isFile: info.isFile(),
+        permissions: (info.mode & 0o777).toString(8),
+      };
+      const text = Object.entries(structured)
+        .map(([key, value]) => `${key}: ${value}`)
+        .join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'list_allowed_directories',
+      title: 'List allowed directories',
+      description: 'The directories this server may read (and, if started with --write, change).',
+      outputSchema: {
+        type: 'object',
+        properties: { directories: { type: 'array', items: { type: 'string' } } },
+        required: ['directories'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (_args, request) => {
+      const { roots } = await fsContext(options, request);
+      const directories = [...roots.directories];
+      return {
+        content: [{ type: 'text', text: `Allowed directories:\n${directories.join('\n')}` }],
+        structuredContent: { directories },
+      };
+    },
+  );
+}
+
+function firstLines(text: string, count: number): string {
+  let index = -1;
+  for (let i = 0; i < count; i++) {
+    index = text.indexOf('\n', index + 1);
+    if (index === -1) return text;
+  }
+  return text.slice(0, index);
+}
+
+function lastLines(text: string, count: number): string {
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  if (count === 0) return '';
+  let index = body.length;
+  for (let i = 0; i < count; i++) {
+    index = body.lastIndexOf('\n', index - 1);
+    if (index === -1) return body;
+  }
+  return body.slice(index + 1);
+}

@@ -1,0 +1,196 @@
+// Tools that change files, registered only with --write: write_file, edit_file (with a dry-run diff),
+// create_directory, move_file.
+
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import type { McpServer } from '../../server/server.js';
+import { type FsOptions, fsContext } from './context.js';
+import type { Roots } from './roots.js';
+
+const pathProperty = { type: 'string', description: 'A path inside an allowed directory.' };
+
+export function registerWriteTools(server: McpServer, options: FsOptions): void {
+  server.tool(
+    {
+      name: 'write_file',
+      title: 'Write file',
+      description:
+        'Create a file or replace its whole content with UTF-8 text. The parent directory must exist.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: pathProperty, content: { type: 'string' } },
+        required: ['path', 'content'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string' }, bytes: { type: 'integer' } },
+        required: ['path', 'bytes'],
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const filePath = await roots.resolve(String(args.path), { allowMissing: true });
+      const content = String(args.content);
+      await writeFile(filePath, content, 'utf8');
+      const bytes = Buffer.byteLength(content);
+      return {
+        content: [{ type: 'text', text: `Successfully wrote ${bytes} bytes to ${String(args.path)}` }],
+        structuredContent: { path: filePath, bytes },
+      };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'edit_file',
+      title: 'Edit file',
+      description:
+        'Replace exact text in a file, edit by edit, and return a unified diff of the change. Each oldText must occur exactly once. With dryRun, only the diff is returned and the file is left as it was.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          path: pathProperty,
+          edits: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              properties: { oldText: { type: 'string', minLength: 1 }, newText: { type: 'string' } },
+              required: ['oldText', 'newText'],
+              additionalProperties: false,
+            },
+          },
+          dryRun: { type: 'boolean', default: false },
+        },
+        required: ['path', 'edits'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { diff: { type: 'string' }, applied: { type: 'boolean' } },
+        required: ['diff', 'applied'],
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const requested = String(args.path);
+      const filePath = await roots.resolve(requested);
+      const original = await readFile(filePath, 'utf8');
+      let updated = original;
+      for (const [index, edit] of (args.edits as Array<{ oldText: string; newText: string }>).entries()) {
+        const at = updated.indexOf(edit.oldText);
+        if (at === -1) throw new Error(`edit ${index + 1}: oldText was not found in ${requested}`);
+        if (updated.indexOf(edit.oldText, at + 1) !== -1) {
+          throw new Error(
+            `edit ${index + 1}: oldText occurs more than once in ${requested}; include more context`,
+          );
+        }
+        updated = updated.slice(0, at) + edit.newText + updated.slice(at + edit.oldText.length);
+      }
+      const { createTwoFilesPatch } = await import('diff');
+      const diff = createTwoFilesPatch(requested, requested, original, updated, 'original', 'modified');
+      const applied = args.dryRun !== true;
+      if (applied) await writeFile(filePath, updated, 'utf8');
+      return { content: [{ type: 'text', text: diff }], structuredContent: { diff, applied } };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'create_directory',
+      title: 'Create directory',
+      description: 'Create a directory, with any missing parents. Succeeds if it already exists.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: pathProperty },
+        required: ['path'],
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const requested = String(args.path);
+      // Check every missing level: its nearest existing ancestor must be inside a root.
+      const directory = await resolveNew(roots, requested);
+      await mkdir(directory, { recursive: true });
+      return {
+        content: [{ type: 'text', text: `Successfully created directory ${requested}` }],
+        structuredContent: { path: directory },
+      };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'move_file',
+      title: 'Move file',
+      description: 'Move or rename a file or directory. The destination must not exist.',
+      inputSchema: {
+        type: 'object',
+        properties: { source: pathProperty, destination: pathProperty },
+        required: ['source', 'destination'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { source: { type: 'string' }, destination: { type: 'string' } },
+        required: ['source', 'destination'],
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async (args, request) => {
+      const { roots } = await fsContext(options, request);
+      const source = await roots.resolve(String(args.source));
+      const destination = await roots.resolve(String(args.destination), { allowMissing: true });
+      const exists = await stat(destination).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw new Error(`the destination ${String(args.destination)} already exists`);
+      await rename(source, destination);
+      return {
+        content: [
+          { type: 'text', text: `Successfully moved ${String(args.source)} to ${String(args.destination)}` },
+        ],
+        structuredContent: { source, destination },
+      };
+    },
+  );
+}
+
+/** Resolves a path whose last levels may not exist yet, checking the deepest existing ancestor. */
+async function resolveNew(roots: Roots, requested: string): Promise<string> {
+  const segments = requested.split('/');
+  for (let keep = segments.length; keep > 0; keep--) {
+    const head = segments.slice(0, keep).join('/') || '/';
+    try {
+      const real = await roots.resolve(head);
+      const rest = segments.slice(keep);
+      const full = [real, ...rest].join('/');
+      if (!roots.contains(full)) break;
+      return full;
+    } catch (error) {
+      if ((error as Error).name !== 'FileNotFoundError') throw error;
+    }
+  }
+  return roots.resolve(requested, { allowMissing: true });
+}
