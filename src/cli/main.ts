@@ -11,10 +11,16 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
-  serve: {
-    summary: 'run a built-in MCP server on stdio (fs)',
-    load: () => import('./commands/serve.js'),
+  serve: { summary: 'run a built-in MCP server on stdio (fs)', load: () => import('./commands/serve.js') },
+  tools: { summary: 'list the tools of servers', load: () => import('./commands/tools.js') },
+  call: {
+    summary: 'call a tool: mcpwire call TOOL key=value -- COMMAND',
+    load: () => import('./commands/call.js'),
   },
+  resources: { summary: 'list resources and templates', load: () => import('./commands/resources.js') },
+  read: { summary: 'read a resource by URI', load: () => import('./commands/read.js') },
+  prompts: { summary: 'list prompts', load: () => import('./commands/prompts.js') },
+  'get-prompt': { summary: 'get a prompt with arguments', load: () => import('./commands/get-prompt.js') },
 };
 
 export function packageVersion(): string {

@@ -1,0 +1,125 @@
+// What the client commands share: the target options, starting the servers, exit codes, and turning
+// failures into one sentence and a hint.
+
+import { parseArgs } from 'node:util';
+import { RoutingError } from '../../host/host.js';
+import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
+import { packageVersion } from '../main.js';
+import { splitAtDoubleDash } from '../options.js';
+import { openTarget, ServerFailure, type Target } from '../target.js';
+import { UsageError } from '../usage.js';
+
+export const ExitCode = { Ok: 0, ToolError: 1, Usage: 2, ServerFailed: 3 } as const;
+
+export const TARGET_USAGE = `Servers:
+  -- COMMAND [ARGS]     a stdio server command, e.g. -- npx mcpwire serve fs --root .
+  --config FILE         servers from a configuration ({"mcpServers": {...}})
+  --server NAME         only this server of the configuration
+
+Common options:
+  --json                machine-readable output
+  --timeout MS          per-request timeout (default 60000)
+  --verbose             show the servers' stderr
+
+Exit codes: 0 ok, 1 the tool reported an error, 2 usage error, 3 the server failed.`;
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+
+export interface ParsedCommand {
+  positionals: string[];
+  values: Record<string, string | boolean | string[] | undefined>;
+  json: boolean;
+}
+
+/** Parses options, starts the servers, runs `body`, and always shuts the servers down. */
+export async function runClientCommand(
+  argv: string[],
+  options: OptionSpec,
+  body: (target: Target, parsed: ParsedCommand) => Promise<number>,
+): Promise<number> {
+  const { before, command } = splitAtDoubleDash(argv);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: before,
+      options: {
+        ...options,
+        config: { type: 'string' },
+        server: { type: 'string' },
+        json: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        timeout: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const values = parsed.values as ParsedCommand['values'];
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeout !== undefined && !(timeout > 0))
+    throw new UsageError('--timeout takes milliseconds, e.g. --timeout 30000');
+  let target: Target;
+  try {
+    target = await openTarget(
+      {
+        config: values.config as string | undefined,
+        server: values.server as string | undefined,
+        command,
+        verbose: values.verbose === true,
+        timeout,
+      },
+      packageVersion(),
+    );
+  } catch (error) {
+    return report(error);
+  }
+  try {
+    return await body(target, { positionals: parsed.positionals, values, json: values.json === true });
+  } catch (error) {
+    return report(error);
+  } finally {
+    await target.host.shutdown();
+  }
+}
+
+/** One sentence and a hint on stderr; the exit code that fits. */
+export function report(error: unknown): number {
+  const write = (message: string, hint?: string) =>
+    process.stderr.write(`mcpwire: ${message}\n${hint ? `hint: ${hint}\n` : ''}`);
+  if (error instanceof UsageError) {
+    write(error.message, error.hint);
+    return ExitCode.Usage;
+  }
+  if (error instanceof RoutingError) {
+    write(error.message);
+    return ExitCode.Usage;
+  }
+  if (error instanceof ServerFailure) {
+    write(error.message, error.hint);
+    return ExitCode.ServerFailed;
+  }
+  if (error instanceof ConnectionClosedError) {
+    write(
+      error.message,
+      'The server stopped while the request was running; run with --verbose to see its stderr.',
+    );
+    return ExitCode.ServerFailed;
+  }
+  if (error instanceof RequestTimeoutError) {
+    write(error.message, 'Raise --timeout if the server needs longer.');
+    return ExitCode.ServerFailed;
+  }
+  if (error instanceof JsonRpcError) {
+    write(
+      `the server answered with error ${error.code}: ${error.message}`,
+      error.data === undefined ? undefined : `data: ${JSON.stringify(error.data)}`,
+    );
+    return error.code === -32602 || error.code === -32601 || error.code === -32002
+      ? ExitCode.Usage
+      : ExitCode.ServerFailed;
+  }
+  write(error instanceof Error ? error.message : String(error));
+  return ExitCode.ServerFailed;
+}

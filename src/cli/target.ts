@@ -1,0 +1,119 @@
+// Which servers a command talks to: one stdio command after "--", or servers from a configuration file
+// (--config FILE [--server NAME]). Either way they run under an McpHost, so one code path serves both.
+
+import path from 'node:path';
+import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
+import { McpHost } from '../host/host.js';
+import { UsageError } from './usage.js';
+
+export interface TargetOptions {
+  config?: string;
+  server?: string;
+  /** The command and its arguments, from after "--". */
+  command: string[];
+  /** Print the servers' stderr as it comes (otherwise only its tail, when a server fails). */
+  verbose?: boolean;
+  timeout?: number;
+}
+
+/** A started host, and whether names need the server prefix (only with several servers). */
+export interface Target {
+  host: McpHost;
+  single: string | undefined;
+}
+
+/** Server failed or misbehaved: exit code 3. */
+export class ServerFailure extends Error {
+  override readonly name = 'ServerFailure';
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function openTarget(options: TargetOptions, version: string): Promise<Target> {
+  const config = await targetConfig(options);
+  const names = Object.keys(config.servers);
+  const problems: string[] = [];
+  const host = new McpHost(config, {
+    clientInfo: { name: 'mcpwire-cli', version },
+    healthInterval: 0,
+    restart: false,
+    stderr: options.verbose ? 'inherit' : 'pipe',
+    client: {
+      timeout: options.timeout,
+      onProblem: (problem) => {
+        if (problem.kind === 'parse-error' && problems.length < 3) {
+          problems.push(
+            `the server wrote something that is not JSON-RPC to stdout: ${String(problem.detail).slice(0, 120)}`,
+          );
+        }
+      },
+    },
+  });
+  const statuses = await host.start();
+  const failed = statuses.filter((s) => s.state !== 'ready');
+  if (failed.length === names.length) {
+    await host.shutdown();
+    const [first] = failed;
+    throw new ServerFailure(
+      failed.map((s) => `server "${s.name}" failed to start: ${s.error ?? s.state}`).join('\n'),
+      problems.length > 0
+        ? `${problems.join('\n')}\nA stdio server must write only JSON-RPC messages to stdout; logs belong on stderr.`
+        : first?.error?.includes('no such command')
+          ? 'Check the command after "--" (or in the configuration) and that it is installed.'
+          : 'Run with --verbose to see everything the server writes to stderr.',
+    );
+  }
+  for (const status of failed)
+    process.stderr.write(`mcpwire: server "${status.name}" failed to start: ${status.error}\n`);
+  return { host, single: names.length === 1 ? names[0] : undefined };
+}
+
+async function targetConfig(options: TargetOptions): Promise<HostConfig> {
+  if (options.command.length > 0) {
+    if (options.config) throw new UsageError('give either --config FILE or "-- COMMAND", not both');
+    const [command, ...args] = options.command;
+    const name = path.basename(command!).replace(/\.[cm]?js$/, '') || 'server';
+    return { servers: { [name]: { command: command!, args, env: {}, cwd: undefined, disabled: false } } };
+  }
+  if (!options.config) {
+    throw new UsageError(
+      'which server? Give a command after "--" or a configuration with --config FILE',
+      'Example: mcpwire tools -- npx mcpwire serve fs --root .',
+    );
+  }
+  let config: HostConfig;
+  try {
+    config = await loadConfig(options.config);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (options.server) {
+    const entry = config.servers[options.server];
+    if (!entry) {
+      throw new UsageError(
+        `${options.config} has no server "${options.server}"; it has: ${Object.keys(config.servers).join(', ')}`,
+      );
+    }
+    return { servers: { [options.server]: entry } };
+  }
+  if (Object.keys(config.servers).length === 0)
+    throw new UsageError(`${options.config} configures no servers`);
+  return config;
+}
+
+/** The host's name for a tool or prompt: unprefixed names are accepted when there is one server. */
+export function qualify(target: Target, name: string): string {
+  return target.single !== undefined && !name.startsWith(`${target.single}__`)
+    ? `${target.single}__${name}`
+    : name;
+}
+
+/** The name to show: without the server prefix when there is only one server. */
+export function display(target: Target, qualified: string, original: string): string {
+  return target.single !== undefined ? original : qualified;
+}

@@ -1,0 +1,112 @@
+// The server configuration that desktop hosts and editors already use:
+//   {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+// with ${VAR}, ${VAR:-default} and ${env:VAR} expanded from the environment in every string.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface ServerConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  /** Set to true in the file to keep an entry without starting it. */
+  disabled: boolean;
+}
+
+export interface HostConfig {
+  servers: Record<string, ServerConfig>;
+}
+
+/** A configuration that cannot be used, with where and why. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<HostConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the configuration ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(json, env, path.dirname(path.resolve(file)), file);
+}
+
+export function parseConfig(
+  json: unknown,
+  env: NodeJS.ProcessEnv,
+  baseDir: string,
+  source = 'the configuration',
+): HostConfig {
+  const root = json as { mcpServers?: unknown; servers?: unknown };
+  // VS Code names the table "servers"; desktop hosts name it "mcpServers".
+  const table = root?.mcpServers ?? root?.servers;
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) {
+    throw new ConfigError(
+      `${source} needs an "mcpServers" object: {"mcpServers": {"name": {"command": "...", "args": []}}}`,
+    );
+  }
+  const servers: Record<string, ServerConfig> = {};
+  for (const [name, raw] of Object.entries(table as Record<string, unknown>)) {
+    const where = `${source}: server "${name}"`;
+    if (typeof raw !== 'object' || raw === null) throw new ConfigError(`${where} must be an object`);
+    const entry = raw as Record<string, unknown>;
+    if ('url' in entry && !('command' in entry)) {
+      throw new ConfigError(
+        `${where} is a remote (HTTP) server; only stdio servers with a "command" are supported here`,
+      );
+    }
+    if (typeof entry.command !== 'string' || entry.command === '') {
+      throw new ConfigError(`${where} needs a "command" string`);
+    }
+    const args = entry.args ?? [];
+    if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) {
+      throw new ConfigError(`${where}: "args" must be an array of strings`);
+    }
+    const serverEnv = entry.env ?? {};
+    if (
+      typeof serverEnv !== 'object' ||
+      serverEnv === null ||
+      Object.values(serverEnv).some((v) => typeof v !== 'string')
+    ) {
+      throw new ConfigError(`${where}: "env" must be an object of strings`);
+    }
+    if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
+      throw new ConfigError(`${where}: "cwd" must be a string`);
+    const expand = (value: string) => expandVariables(value, env, where);
+    servers[name] = {
+      command: expand(entry.command),
+      args: (args as string[]).map(expand),
+      env: Object.fromEntries(
+        Object.entries(serverEnv as Record<string, string>).map(([k, v]) => [k, expand(v)]),
+      ),
+      cwd: entry.cwd === undefined ? undefined : path.resolve(baseDir, expand(entry.cwd)),
+      disabled: entry.disabled === true,
+    };
+  }
+  return { servers };
+}
+
+/** Expands ${VAR}, ${VAR:-default} and ${env:VAR}; an unset variable without a default is an error. */
+export function expandVariables(value: string, env: NodeJS.ProcessEnv, where = 'the configuration'): string {
+  return value.replace(
+    /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_match, name: string, fallback?: string) => {
+      const found = env[name];
+      if (found !== undefined && found !== '') return found;
+      if (fallback !== undefined) return fallback;
+      throw new ConfigError(
+        `${where} uses \${${name}}, but ${name} is not set; set it or write \${${name}:-default}`,
+      );
+    },
+  );
+}
