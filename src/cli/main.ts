@@ -11,6 +11,10 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  demo: {
+    summary: "the seed's JSON-RPC exchange with a filesystem server, live",
+    load: () => import('./commands/demo.js'),
+  },
   serve: { summary: 'run a built-in MCP server on stdio (fs)', load: () => import('./commands/serve.js') },
   tools: { summary: 'list the tools of servers', load: () => import('./commands/tools.js') },
   call: {

@@ -61,6 +61,7 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
     async (args, request) => {
       const { roots } = await fsContext(options, request);
       const directory = await roots.resolve(String(args.path));
+      request.log('info', `Scanning local folder ${directory}`, 'mcpwire-fs');
       const entries = (await sortedEntries(directory)).map((e) => ({ name: e.name, type: typeOf(e) }));
       const text =
         entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${e.name}`).join('\n') ||
