@@ -14,6 +14,8 @@ export interface TargetOptions {
   /** Print the servers' stderr as it comes (otherwise only its tail, when a server fails). */
   verbose?: boolean;
   timeout?: number;
+  /** Log messages from the servers. */
+  onLog?: (server: string, level: string, data: unknown) => void;
 }
 
 /** A started host, and whether names need the server prefix (only with several servers). */
@@ -42,6 +44,9 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     healthInterval: 0,
     restart: false,
     stderr: options.verbose ? 'inherit' : 'pipe',
+    onEvent: (event) => {
+      if (event.type === 'log') options.onLog?.(event.server, event.level, event.data);
+    },
     client: {
       timeout: options.timeout,
       onProblem: (problem) => {
@@ -76,7 +81,7 @@ async function targetConfig(options: TargetOptions): Promise<HostConfig> {
   if (options.command.length > 0) {
     if (options.config) throw new UsageError('give either --config FILE or "-- COMMAND", not both');
     const [command, ...args] = options.command;
-    const name = path.basename(command!).replace(/\.[cm]?js$/, '') || 'server';
+    const name = serverName(options.command);
     return { servers: { [name]: { command: command!, args, env: {}, cwd: undefined, disabled: false } } };
   }
   if (!options.config) {
@@ -104,6 +109,31 @@ async function targetConfig(options: TargetOptions): Promise<HostConfig> {
   if (Object.keys(config.servers).length === 0)
     throw new UsageError(`${options.config} configures no servers`);
   return config;
+}
+
+const LAUNCHERS = new Set([
+  'node',
+  'npx',
+  'npm',
+  'pnpm',
+  'bunx',
+  'bun',
+  'deno',
+  'python',
+  'python3',
+  'uv',
+  'uvx',
+  'sh',
+  'bash',
+]);
+
+/** A short name for a server command: the script or package after a launcher such as node or npx. */
+function serverName(command: string[]): string {
+  const words = command.map((word) => path.basename(word).replace(/\.[cm]?[jt]s$/, ''));
+  const first = words[0] ?? 'server';
+  if (!LAUNCHERS.has(first)) return first || 'server';
+  const next = words.slice(1).find((w) => !w.startsWith('-') && w !== 'run' && w !== 'exec');
+  return next?.replace(/^@[^/]+\//, '') || first;
 }
 
 /** The host's name for a tool or prompt: unprefixed names are accepted when there is one server. */

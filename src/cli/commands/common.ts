@@ -6,7 +6,7 @@ import { RoutingError } from '../../host/host.js';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
 import { packageVersion } from '../main.js';
 import { splitAtDoubleDash } from '../options.js';
-import { openTarget, ServerFailure, type Target } from '../target.js';
+import { openTarget, ServerFailure, type Target, type TargetOptions } from '../target.js';
 import { UsageError } from '../usage.js';
 
 export const ExitCode = { Ok: 0, ToolError: 1, Usage: 2, ServerFailed: 3 } as const;
@@ -36,6 +36,7 @@ export async function runClientCommand(
   argv: string[],
   options: OptionSpec,
   body: (target: Target, parsed: ParsedCommand) => Promise<number>,
+  extra: Pick<TargetOptions, 'onLog'> = {},
 ): Promise<number> {
   const { before, command } = splitAtDoubleDash(argv);
   let parsed: ReturnType<typeof parseArgs>;
@@ -69,6 +70,7 @@ export async function runClientCommand(
         command,
         verbose: values.verbose === true,
         timeout,
+        ...extra,
       },
       packageVersion(),
     );

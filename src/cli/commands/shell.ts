@@ -1,0 +1,180 @@
+// `mcpwire shell`: an interactive shell over every configured server, with history, tab completion of
+// commands, tools and argument names, progress bars, and log messages as they arrive.
+
+import { appendFileSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseToolArguments } from '../arguments.js';
+import { colour, formatContent, formatResourceContents, printJson, summarizeArguments } from '../format.js';
+import { complete } from '../shell/completion.js';
+import { ProgressLine } from '../shell/progress.js';
+import { tokenize } from '../shell/tokenize.js';
+import { display, qualify, type Target } from '../target.js';
+import { UsageError } from '../usage.js';
+import { report, runClientCommand, TARGET_USAGE } from './common.js';
+
+export const usage = `Usage: mcpwire shell (--config FILE | -- COMMAND [ARGS])
+
+An interactive shell over one or more servers. Type "help" inside it. Tab completes commands, tools,
+prompts, resource URIs and argument names; history is kept in ~/.mcpwire_history.
+
+${TARGET_USAGE}`;
+
+const HELP = `Commands:
+  tools                      list tools
+  call TOOL [key=value ...]  call a tool (or: call TOOL {"json": "args"})
+  resources                  list resources
+  read URI                   read a resource
+  prompts                    list prompts
+  get PROMPT [key=value ...] get a prompt
+  servers                    the servers and their state
+  json on|off                print raw JSON results
+  help, exit`;
+
+const HISTORY_FILE = path.join(homedir(), '.mcpwire_history');
+
+export function run(argv: string[]): Promise<number> {
+  return runClientCommand(argv, {}, (target) => shell(target), {
+    // Log messages arrive while a call runs: print them on their own line.
+    onLog: (server, level, data) =>
+      process.stderr.write(
+        `\r\u001b[2K${colour.yellow(`[${server} ${level}]`)} ${typeof data === 'string' ? data : JSON.stringify(data)}\n`,
+      ),
+  });
+}
+
+async function shell(target: Target): Promise<number> {
+  const host = target.host;
+  const name = (qualified: string, original: string) => display(target, qualified, original);
+  const progress = new ProgressLine(process.stderr);
+  let json = false;
+  let history: string[] = [];
+  try {
+    history = readFileSync(HISTORY_FILE, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500);
+  } catch {
+    // No history yet.
+  }
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: process.stdin.isTTY === true,
+    history,
+    historySize: 500,
+    completer: (line: string) => complete(line, host, name),
+    prompt: colour.cyan('mcp> '),
+  });
+  const print = (text: string) => {
+    progress.clear();
+    process.stdout.write(`${text}\n`);
+  };
+  const servers = host.status().filter((s) => s.state === 'ready');
+  print(
+    `${colour.bold('mcpwire shell')}: ${servers.map((s) => `${s.name} (${s.tools} tools)`).join(', ')}. Type "help"; Tab completes.`,
+  );
+
+  const handle = async (line: string): Promise<boolean> => {
+    const words = tokenize(line.trim());
+    const [command, ...rest] = words;
+    if (!command) return true;
+    try {
+      appendFileSync(HISTORY_FILE, `${line}\n`);
+    } catch {
+      // History is a convenience.
+    }
+    switch (command) {
+      case 'exit':
+      case 'quit':
+        return false;
+      case 'help':
+        print(HELP);
+        return true;
+      case 'json':
+        json = rest[0] !== 'off';
+        print(`json ${json ? 'on' : 'off'}`);
+        return true;
+      case 'servers':
+        for (const s of host.status()) {
+          print(
+            `${colour.bold(s.name)}  ${s.state === 'ready' ? colour.green(s.state) : colour.red(s.state)}  ${s.tools} tools${s.error ? `  ${colour.dim(s.error)}` : ''}`,
+          );
+        }
+        return true;
+      case 'tools':
+        for (const tool of host.tools()) {
+          print(
+            `${colour.bold(name(tool.name, tool.originalName))}(${summarizeArguments(tool.inputSchema)})  ${colour.dim(tool.description ?? '')}`,
+          );
+        }
+        return true;
+      case 'prompts':
+        for (const prompt of host.prompts()) {
+          print(
+            `${colour.bold(name(prompt.name, prompt.originalName))}  ${colour.dim(prompt.description ?? '')}`,
+          );
+        }
+        return true;
+      case 'resources':
+        for (const r of host.resources()) print(`${r.uri}  ${colour.dim(r.name)}`);
+        return true;
+      case 'read': {
+        if (!rest[0]) throw new UsageError('read URI');
+        const result = await host.readResource(rest[0], target.single);
+        if (json) printJson(result);
+        else for (const c of result.contents) print(formatResourceContents(c));
+        return true;
+      }
+      case 'call': {
+        const [toolName, ...pairs] = rest;
+        if (!toolName) throw new UsageError('call TOOL [key=value ...]');
+        const qualified = qualify(target, toolName);
+        const tool = host.tools().find((t) => t.name === qualified);
+        if (!tool) throw new UsageError(`there is no tool "${toolName}"`, 'Type "tools" to list them.');
+        const jsonArgs = pairs.length === 1 && pairs[0]!.trim().startsWith('{') ? pairs[0] : undefined;
+        const args = parseToolArguments({ ...tool, name: toolName }, jsonArgs, jsonArgs ? [] : pairs);
+        const result = await host.callTool(qualified, args, { onProgress: (p) => progress.update(p) });
+        progress.clear();
+        if (json) printJson(result);
+        else for (const block of result.content ?? []) print(formatContent(block));
+        if (result.isError) print(colour.red('(the tool reported an error)'));
+        return true;
+      }
+      case 'get': {
+        const [promptName, ...pairs] = rest;
+        if (!promptName) throw new UsageError('get PROMPT [key=value ...]');
+        const args = Object.fromEntries(
+          pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+        );
+        const result = await host.getPrompt(qualify(target, promptName), args);
+        if (json) printJson(result);
+        else
+          for (const m of result.messages) print(`${colour.bold(`${m.role}:`)} ${formatContent(m.content)}`);
+        return true;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`, 'Type "help" for the commands.');
+    }
+  };
+
+  return new Promise<number>((resolve) => {
+    let busy = Promise.resolve(true);
+    rl.on('line', (line) => {
+      busy = busy.then(async (goOn) => {
+        if (!goOn) return false;
+        try {
+          goOn = await handle(line);
+        } catch (error) {
+          progress.clear();
+          report(error);
+        }
+        if (goOn) rl.prompt();
+        else rl.close();
+        return goOn;
+      });
+    });
+    rl.on('close', () => {
+      void busy.then(() => resolve(0));
+    });
+    rl.prompt();
+  });
+}
