@@ -24,6 +24,10 @@ const commands: Record<string, Command> = {
   resources: { summary: 'list resources and templates', load: () => import('./commands/resources.js') },
   read: { summary: 'read a resource by URI', load: () => import('./commands/read.js') },
   prompts: { summary: 'list prompts', load: () => import('./commands/prompts.js') },
+  trace: {
+    summary: 'a transparent stdio proxy that records and checks every message',
+    load: () => import('./commands/trace.js'),
+  },
   shell: { summary: 'an interactive shell over servers', load: () => import('./commands/shell.js') },
   'get-prompt': { summary: 'get a prompt with arguments', load: () => import('./commands/get-prompt.js') },
 };
