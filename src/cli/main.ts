@@ -24,6 +24,10 @@ const commands: Record<string, Command> = {
   resources: { summary: 'list resources and templates', load: () => import('./commands/resources.js') },
   read: { summary: 'read a resource by URI', load: () => import('./commands/read.js') },
   prompts: { summary: 'list prompts', load: () => import('./commands/prompts.js') },
+  doctor: {
+    summary: 'check a stdio server against JSON-RPC 2.0 and the MCP specification',
+    load: () => import('./commands/doctor.js'),
+  },
   trace: {
     summary: 'a transparent stdio proxy that records and checks every message',
     load: () => import('./commands/trace.js'),

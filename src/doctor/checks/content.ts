@@ -1,0 +1,122 @@
+// What the server offers: tools with valid schemas, readable resources, gettable prompts, every result
+// valid under the schema of the negotiated revision.
+
+import { type Check, type CheckOutcome, ensure, skip, warn } from '../check.js';
+import type { Peer } from '../peer.js';
+import { jsonSchemaErrors, validateAgainst } from '../spec-schema.js';
+
+const MAX_ITEMS = 25;
+
+async function listAll(peer: Peer, method: string, key: string): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const response = await peer.request(method, cursor === undefined ? {} : { cursor });
+    ensure('result' in response, `${method} failed: ${JSON.stringify(response.error)}`);
+    const result = response.result as Record<string, unknown>;
+    items.push(...((result[key] as Array<Record<string, unknown>>) ?? []));
+    cursor = result.nextCursor as string | undefined;
+    if (cursor === undefined || items.length >= 500) break;
+  }
+  return items;
+}
+
+function summarize(problems: string[]): CheckOutcome | undefined {
+  ensure(problems.length === 0, problems.slice(0, 8).join('\n'));
+  return undefined;
+}
+
+export const contentChecks: Check[] = [
+  {
+    id: 'tool-schemas',
+    title: 'every tool is valid, with input and output schemas that are valid JSON Schema',
+    rule: {
+      source: 'MCP 2025-11-25 server/tools',
+      text: 'A tool has a name and an inputSchema of type object; outputSchema, if any, is a JSON Schema.',
+    },
+    hint: 'Give each tool {"type": "object", ...} as inputSchema and check the schemas compile.',
+    async run(peer) {
+      const init = await peer.initialize();
+      if (!(init.capabilities as Record<string, unknown>).tools) return skip('the server declares no tools');
+      const revision = String(init.protocolVersion);
+      const problems: string[] = [];
+      for (const tool of await listAll(peer, 'tools/list', 'tools')) {
+        const name = String(tool.name);
+        for (const e of await validateAgainst(revision, 'Tool', tool)) problems.push(`tool "${name}": ${e}`);
+        const input = tool.inputSchema as Record<string, unknown> | undefined;
+        if (input?.type !== 'object') problems.push(`tool "${name}": inputSchema must have "type": "object"`);
+        for (const e of await jsonSchemaErrors(input)) problems.push(`tool "${name}" inputSchema: ${e}`);
+        if (tool.outputSchema !== undefined) {
+          for (const e of await jsonSchemaErrors(tool.outputSchema))
+            problems.push(`tool "${name}" outputSchema: ${e}`);
+        }
+      }
+      return summarize(problems);
+    },
+  },
+  {
+    id: 'resources-readable',
+    title: `listed resources are readable (the first ${MAX_ITEMS})`,
+    rule: {
+      source: 'MCP 2025-11-25 server/resources',
+      text: 'resources/read returns the contents of a listed resource.',
+    },
+    hint: 'Every URI in resources/list must be readable with resources/read.',
+    async run(peer) {
+      const init = await peer.initialize();
+      if (!(init.capabilities as Record<string, unknown>).resources)
+        return skip('the server declares no resources');
+      const revision = String(init.protocolVersion);
+      const resources = (await listAll(peer, 'resources/list', 'resources')).slice(0, MAX_ITEMS);
+      const problems: string[] = [];
+      for (const resource of resources) {
+        for (const e of await validateAgainst(revision, 'Resource', resource))
+          problems.push(`${String(resource.uri)}: ${e}`);
+        const response = await peer.request('resources/read', { uri: resource.uri });
+        if ('error' in response) {
+          problems.push(`${String(resource.uri)} could not be read: ${JSON.stringify(response.error)}`);
+          continue;
+        }
+        for (const e of await validateAgainst(revision, 'ReadResourceResult', response.result)) {
+          problems.push(`${String(resource.uri)} read result: ${e}`);
+        }
+      }
+      if (resources.length === 0) return warn('the server declares resources but lists none');
+      return summarize(problems);
+    },
+  },
+  {
+    id: 'prompts-gettable',
+    title: `listed prompts can be got (the first ${MAX_ITEMS})`,
+    rule: {
+      source: 'MCP 2025-11-25 server/prompts',
+      text: 'prompts/get returns the messages of a listed prompt.',
+    },
+    hint: 'Every prompt in prompts/list must answer prompts/get with its required arguments.',
+    async run(peer) {
+      const init = await peer.initialize();
+      if (!(init.capabilities as Record<string, unknown>).prompts)
+        return skip('the server declares no prompts');
+      const revision = String(init.protocolVersion);
+      const problems: string[] = [];
+      for (const prompt of (await listAll(peer, 'prompts/list', 'prompts')).slice(0, MAX_ITEMS)) {
+        for (const e of await validateAgainst(revision, 'Prompt', prompt))
+          problems.push(`prompt "${String(prompt.name)}": ${e}`);
+        const args = Object.fromEntries(
+          ((prompt.arguments as Array<{ name: string; required?: boolean }>) ?? [])
+            .filter((a) => a.required)
+            .map((a) => [a.name, 'test']),
+        );
+        const response = await peer.request('prompts/get', { name: prompt.name, arguments: args });
+        if ('error' in response) {
+          problems.push(`prompt "${String(prompt.name)}" failed: ${JSON.stringify(response.error)}`);
+          continue;
+        }
+        for (const e of await validateAgainst(revision, 'GetPromptResult', response.result)) {
+          problems.push(`prompt "${String(prompt.name)}" result: ${e}`);
+        }
+      }
+      return summarize(problems);
+    },
+  },
+];

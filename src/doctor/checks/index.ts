@@ -1,0 +1,9 @@
+// Every doctor check, in the order they run and are reported.
+
+import type { Check } from '../check.js';
+import { contentChecks } from './content.js';
+import { jsonRpcChecks } from './jsonrpc.js';
+import { lifecycleChecks } from './lifecycle.js';
+import { stdioChecks } from './stdio.js';
+
+export const allChecks: Check[] = [...lifecycleChecks, ...jsonRpcChecks, ...stdioChecks, ...contentChecks];

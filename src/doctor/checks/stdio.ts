@@ -1,0 +1,198 @@
+// The stdio transport: framing edge cases, stdout purity, and process lifetime.
+
+import { classify } from '../../jsonrpc/messages.js';
+import { type Check, ensure, fail, skip, warn } from '../check.js';
+import { describeExit } from '../peer.js';
+
+const STDIO = 'MCP 2025-11-25 basic/transports#stdio';
+
+const ping = (id: string, extra?: object) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: extra ?? {} } });
+
+export const stdioChecks: Check[] = [
+  {
+    id: 'split-bytes',
+    title: 'a message split byte by byte, also inside UTF-8 characters, is read whole',
+    rule: {
+      source: STDIO,
+      text: 'Messages are delimited by newlines; a reader must not assume one message per read.',
+    },
+    hint: 'Buffer input until the newline and decode bytes to text only per complete line.',
+    async run(peer) {
+      await peer.initialize();
+      const bytes = Buffer.from(`${ping('split', { note: 'héllo wörld 🙂 日本' })}\n`);
+      for (const byte of bytes) {
+        peer.write(Buffer.from([byte]));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await peer.response('split');
+      return undefined;
+    },
+  },
+  {
+    id: 'two-in-one-write',
+    title: 'two messages in one write are both answered',
+    rule: { source: STDIO, text: 'Messages are delimited by newlines.' },
+    hint: 'Split each chunk on every newline, not just the first.',
+    async run(peer) {
+      await peer.initialize();
+      peer.write(`${ping('first')}\n${ping('second')}\n`);
+      await peer.response('first');
+      await peer.response('second');
+      return undefined;
+    },
+  },
+  {
+    id: 'crlf',
+    title: 'a message ending in \\r\\n is accepted',
+    rule: { source: STDIO, text: 'Messages are delimited by newlines (a Windows client may send \\r\\n).' },
+    hint: 'Strip a trailing \\r before parsing each line.',
+    async run(peer) {
+      await peer.initialize();
+      peer.write(`${ping('crlf')}\r\n`);
+      await peer.response('crlf');
+      return undefined;
+    },
+  },
+  {
+    id: 'large-request',
+    title: 'a 4 MiB request is answered',
+    rule: { source: STDIO, text: 'Messages may be large; the transport defines no size limit.' },
+    hint: 'Do not cap lines at a small size, and keep reading linear in the message size.',
+    async run(peer) {
+      await peer.initialize();
+      peer.write(`${ping('large', { padding: 'x'.repeat(4 * 1024 * 1024) })}\n`);
+      await peer.response('large', 'a response to a 4 MiB request');
+      return undefined;
+    },
+  },
+  {
+    id: 'stdout-purity',
+    title: 'stdout carries only JSON-RPC messages',
+    rule: {
+      source: STDIO,
+      text: 'The server MUST NOT write anything to its stdout that is not a valid MCP message.',
+    },
+    hint: 'Send logs and prints to stderr (console.error), never console.log.',
+    async run(peer) {
+      const init = await peer.initialize();
+      const capabilities = init.capabilities as Record<string, unknown>;
+      if (capabilities.tools) await peer.request('tools/list', {});
+      if (capabilities.resources) await peer.request('resources/list', {});
+      if (capabilities.prompts) await peer.request('prompts/list', {});
+      await peer.request('ping');
+      const bad = peer.frames.filter(
+        (f) =>
+          !f.json ||
+          (Array.isArray(f.value) ? f.value : [f.value]).some((v) => classify(v).kind === 'invalid'),
+      );
+      ensure(
+        bad.length === 0,
+        `stdout had ${bad.length} line(s) that are not JSON-RPC, e.g. ${JSON.stringify(bad[0]?.text.slice(0, 160))}`,
+      );
+      return undefined;
+    },
+  },
+  {
+    id: 'stdin-end',
+    title: 'on stdin end the server answers what is in flight, then exits',
+    rule: {
+      source: 'MCP 2025-11-25 basic/lifecycle#stdio',
+      text: "The client closes the server's input stream to shut it down; the server should then exit.",
+    },
+    hint: 'On stdin "end", finish in-flight requests, flush stdout, and exit.',
+    async run(peer) {
+      await peer.initialize();
+      peer.send({ jsonrpc: '2.0', id: 'last', method: 'ping' });
+      peer.endInput();
+      const exited = await peer.waitForExit(5000);
+      const answered = peer.responsesTo('last').length > 0;
+      if (!exited) fail('the server was still running 5 s after its stdin closed');
+      ensure(
+        answered,
+        `the server exited (${describeExit(peer.exit!)}) without answering the request in flight`,
+      );
+      if (peer.exit?.code !== 0)
+        return warn(`exited with ${describeExit(peer.exit!)}; 0 is expected for a normal shutdown`);
+      return undefined;
+    },
+  },
+  {
+    id: 'sigterm',
+    title: 'SIGTERM ends the server',
+    rule: {
+      source: 'MCP 2025-11-25 basic/lifecycle#stdio',
+      text: 'If the server does not exit after its input closes, the client sends SIGTERM.',
+    },
+    hint: 'Do not ignore SIGTERM; exit promptly (after cleanup).',
+    async run(peer) {
+      if (process.platform === 'win32') return skip('no signals on Windows');
+      await peer.initialize();
+      peer.signal('SIGTERM');
+      ensure(await peer.waitForExit(5000), 'the server was still running 5 s after SIGTERM');
+      return undefined;
+    },
+  },
+  {
+    id: 'batch-2025-03-26',
+    title: 'a JSON-RPC batch is answered as an array in a 2025-03-26 session',
+    rule: {
+      source: 'MCP 2025-03-26 basic#batching',
+      text: 'Implementations MUST support receiving JSON-RPC batches.',
+    },
+    hint: 'In 2025-03-26 sessions, answer an array of requests with an array of responses.',
+    async run(peer) {
+      const init = await peer.initialize('2025-03-26');
+      if (init.protocolVersion !== '2025-03-26')
+        return skip(`the server negotiated ${String(init.protocolVersion)}, not 2025-03-26`);
+      peer.write(
+        `${JSON.stringify([
+          { jsonrpc: '2.0', id: 'b1', method: 'ping' },
+          { jsonrpc: '2.0', id: 'b2', method: 'ping' },
+        ])}\n`,
+      );
+      const array = await peer
+        .waitFor(
+          () => peer.frames.find((f) => Array.isArray(f.value))?.value as unknown[] | undefined,
+          'a batch response',
+        )
+        .catch((error: Error) => fail(`no array came back: ${error.message}`));
+      ensure(array.length === 2, `the batch response has ${array.length} entries, not 2`);
+      return undefined;
+    },
+  },
+  {
+    id: 'batch-2025-11-25',
+    title: 'a JSON-RPC batch is refused in a 2025-11-25 session',
+    rule: {
+      source: 'MCP 2025-06-18 changelog',
+      text: 'Support for JSON-RPC batching was removed; a message is one JSON-RPC object.',
+    },
+    hint: 'From 2025-06-18 on, answer an array with -32600 Invalid Request instead of processing it.',
+    async run(peer) {
+      const init = await peer.initialize('2025-11-25');
+      if (init.protocolVersion !== '2025-11-25')
+        return skip(`the server negotiated ${String(init.protocolVersion)}`);
+      peer.write(
+        `${JSON.stringify([
+          { jsonrpc: '2.0', id: 'n1', method: 'ping' },
+          { jsonrpc: '2.0', id: 'n2', method: 'ping' },
+        ])}\n`,
+      );
+      await peer.request('ping', undefined, 'after-batch');
+      const asArray = peer.frames.find((f) => Array.isArray(f.value));
+      const answers = [
+        ...peer.responsesTo('n1'),
+        ...peer.responsesTo('n2'),
+        ...peer.responsesTo(null),
+      ] as Array<Record<string, unknown>>;
+      if (asArray && (asArray.value as Array<Record<string, unknown>>).every((r) => 'result' in r)) {
+        fail('the batch was processed as in 2025-03-26');
+      }
+      if (answers.some((r) => 'result' in r)) fail('requests inside the batch were run');
+      if (answers.length === 0 && !asArray)
+        return warn('the batch got no response at all; an error (-32600) tells the client why');
+      return undefined;
+    },
+  },
+];
