@@ -125,7 +125,7 @@ export class Peer {
       if (this.exitInfo)
         throw new PeerTimeout(`the server exited before ${what} (${describeExit(this.exitInfo)})`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new PeerTimeout(`no ${what} within ${timeoutMs} ms`);
+      if (left <= 0) throw new PeerTimeout(`waited ${timeoutMs} ms for ${what}; nothing came`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {

@@ -99,24 +99,56 @@ export const contentChecks: Check[] = [
         return skip('the server declares no prompts');
       const revision = String(init.protocolVersion);
       const problems: string[] = [];
+      const completes = Boolean((init.capabilities as Record<string, unknown>).completions);
+      const guessed: string[] = [];
       for (const prompt of (await listAll(peer, 'prompts/list', 'prompts')).slice(0, MAX_ITEMS)) {
+        const name = String(prompt.name);
         for (const e of await validateAgainst(revision, 'Prompt', prompt))
-          problems.push(`prompt "${String(prompt.name)}": ${e}`);
-        const args = Object.fromEntries(
-          ((prompt.arguments as Array<{ name: string; required?: boolean }>) ?? [])
-            .filter((a) => a.required)
-            .map((a) => [a.name, 'test']),
+          problems.push(`prompt "${name}": ${e}`);
+        const required = ((prompt.arguments as Array<{ name: string; required?: boolean }>) ?? []).filter(
+          (a) => a.required,
         );
-        const response = await peer.request('prompts/get', { name: prompt.name, arguments: args });
+        const args: Record<string, string> = {};
+        for (const argument of required)
+          args[argument.name] = await guessArgument(peer, completes, name, argument.name, args);
+        const response = await peer.request('prompts/get', { name, arguments: args });
         if ('error' in response) {
-          problems.push(`prompt "${String(prompt.name)}" failed: ${JSON.stringify(response.error)}`);
+          // Arguments we had to guess may simply be wrong for this prompt: that is not the server's fault.
+          if (required.length > 0)
+            guessed.push(
+              `prompt "${name}" refused the guessed arguments ${JSON.stringify(args)}: ${JSON.stringify(response.error)}`,
+            );
+          else problems.push(`prompt "${name}" failed: ${JSON.stringify(response.error)}`);
           continue;
         }
         for (const e of await validateAgainst(revision, 'GetPromptResult', response.result)) {
-          problems.push(`prompt "${String(prompt.name)}" result: ${e}`);
+          problems.push(`prompt "${name}" result: ${e}`);
         }
       }
-      return summarize(problems);
+      summarize(problems);
+      if (guessed.length > 0) return warn(...guessed);
+      return undefined;
     },
   },
 ];
+
+/** A value for a required prompt argument: the server's first completion when it offers completions. */
+async function guessArgument(
+  peer: Peer,
+  completes: boolean,
+  prompt: string,
+  argument: string,
+  context: Record<string, string>,
+): Promise<string> {
+  if (completes) {
+    const response = await peer.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: prompt },
+      argument: { name: argument, value: '' },
+      context: { arguments: context },
+    });
+    const values = (response.result as { completion?: { values?: unknown[] } } | undefined)?.completion
+      ?.values;
+    if (typeof values?.[0] === 'string') return values[0];
+  }
+  return 'test';
+}
