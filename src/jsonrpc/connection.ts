@@ -2,7 +2,7 @@
 // It owns ids, the map of pending requests, timeouts, cancellation, progress routing and every error
 // response. It knows the transport interface and nothing about bytes.
 
-import type { FrameError, Transport } from '../transport/transport.js';
+import type { FrameError, SendOptions, Transport } from '../transport/transport.js';
 import {
   type CloseReason,
   ConnectionClosedError,
@@ -25,7 +25,7 @@ import {
 export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
 export const PROGRESS_NOTIFICATION = 'notifications/progress';
 
-export type ProgressToken = string | number;
+type ProgressToken = string | number;
 
 export interface Progress {
   progress: number;
@@ -43,6 +43,8 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
   /** Called for each `notifications/progress` that carries this request's progress token. */
   onProgress?: (progress: Progress) => void;
+  /** The incoming request this one is sent on behalf of (see SendOptions). */
+  relatedRequestId?: JsonRpcId;
 }
 
 export interface RequestContext {
@@ -235,15 +237,15 @@ export class Connection {
         };
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
-      this.transport.send(message);
+      this.transport.send(message, related(options.relatedRequestId));
     });
   }
 
-  notify(method: string, params?: unknown): void {
+  notify(method: string, params?: unknown, options: { relatedRequestId?: JsonRpcId } = {}): void {
     if (this.closeReason) return;
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    this.transport.send(message);
+    this.transport.send(message, related(options.relatedRequestId));
   }
 
   /**
@@ -379,7 +381,7 @@ export class Connection {
       progressToken,
       sendProgress: (progress) => {
         if (answered || progressToken === undefined || this.closeReason) return;
-        this.notify(PROGRESS_NOTIFICATION, { progressToken, ...progress });
+        this.notify(PROGRESS_NOTIFICATION, { progressToken, ...progress }, { relatedRequestId: id });
       },
     };
     const finish = (response: JsonRpcResponse) => {
@@ -578,6 +580,10 @@ class BatchCollector {
       this.send(this.responses.splice(0));
     }
   }
+}
+
+function related(relatedRequestId: JsonRpcId | undefined): SendOptions | undefined {
+  return relatedRequestId === undefined ? undefined : { relatedRequestId };
 }
 
 function successResponse(id: JsonRpcId, result: unknown): JsonRpcResponse {

@@ -124,15 +124,16 @@ export class ServerSession {
   }
 
   /** Sends a notification, encoded for the session's revision. Nothing is sent before the handshake. */
-  notify(method: string, params: Record<string, unknown> = {}): void {
+  notify(method: string, params: Record<string, unknown> = {}, relatedRequestId?: JsonRpcId): void {
     if (!this.codec) return;
-    this.connection.notify(method, this.codec.encodeNotification(method, params));
+    this.connection.notify(method, this.codec.encodeNotification(method, params), { relatedRequestId });
   }
 
   /** Sends a log message if it passes the level the client set. */
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
+  log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: JsonRpcId): void {
     if (this.logLevel && !passesLevel(level, this.logLevel)) return;
-    this.notify(Notification.Message, logger === undefined ? { level, data } : { level, logger, data });
+    const params = logger === undefined ? { level, data } : { level, logger, data };
+    this.notify(Notification.Message, params, relatedRequestId);
   }
 
   private initialize(params: unknown): InitializeResult | Record<string, unknown> {
@@ -246,7 +247,7 @@ export class ServerSession {
         if (message !== undefined && codec.version >= '2025-03-26') update.message = message;
         connectionContext.sendProgress(update);
       },
-      log: (level, data, logger) => this.log(level, data, logger),
+      log: (level, data, logger) => this.log(level, data, logger, requestId),
       sample: (params, options) => ask(Method.SamplingCreateMessage, 'sampling', params, options),
       elicit: (params, options) => {
         if (params.mode === 'url') {

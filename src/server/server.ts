@@ -18,6 +18,7 @@ import type {
   Resource,
   ServerCapabilities,
 } from '../protocol/types.js';
+import type { HttpListener, ListenOptions } from '../transport/http/listen.js';
 import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
 import type { Transport } from '../transport/transport.js';
 import {
@@ -148,6 +149,12 @@ export class McpServer implements ServerDefinition {
   /** Serves one client over this process's stdin and stdout. */
   serveStdio(options?: StdioServerTransportOptions): ServerSession {
     return this.connect(new StdioServerTransport(options));
+  }
+
+  /** Serves any number of clients over Streamable HTTP (127.0.0.1 and a free port unless told otherwise). */
+  async serveHttp(options?: ListenOptions): Promise<HttpListener> {
+    const { listenHttp } = await import('../transport/http/listen.js');
+    return listenHttp((transport) => this.connect(transport), options);
   }
 
   sessionOpened(session: ServerSession): void {

@@ -42,6 +42,15 @@ export interface TransportHandlers {
   closed(reason: CloseReason): void;
 }
 
+export interface SendOptions {
+  /**
+   * The incoming request this message belongs to (a progress notification, a log message or a sampling
+   * request sent while handling it). Transports with several channels, such as Streamable HTTP, send it on
+   * that request's stream; others ignore it.
+   */
+  relatedRequestId?: JsonRpcId;
+}
+
 export interface Transport {
   /** Starts reading. Messages are delivered to the handlers from then on. */
   start(handlers: TransportHandlers): void;
@@ -49,7 +58,7 @@ export interface Transport {
    * Queues one message or batch for sending. Frames are written in the order they were queued; writes are
    * coalesced and respect the stream's back-pressure.
    */
-  send(payload: JsonRpcPayload): void;
+  send(payload: JsonRpcPayload, options?: SendOptions): void;
   /** Resolves when everything queued so far has been handed to the operating system. */
   flush(): Promise<void>;
   /** Flushes, then closes. Resolves once `closed` has been called. */

@@ -1,0 +1,212 @@
+// The Streamable HTTP endpoint (MCP 2025-11-25, basic/transports): one URL where POST carries messages,
+// GET opens the server's stream, and DELETE ends a session. This is a plain Node request handler, so it
+// can be mounted in any HTTP server or framework; listen.ts runs it on its own.
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classify } from '../../jsonrpc/messages.js';
+import type { Transport } from '../transport.js';
+import { type EventStore, InMemoryEventStore } from './event-store.js';
+import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
+import { errorBody, HttpSessionTransport } from './session-transport.js';
+
+export interface HttpHandlerOptions {
+  /** Largest request body accepted, in bytes (4 MiB). */
+  maxBodySize?: number;
+  /** Host and Origin checks against DNS rebinding (localhost only, by default). */
+  originPolicy?: OriginPolicy;
+  /** Where SSE events are kept for resumption (in memory by default; null turns resumption off). */
+  eventStore?: EventStore | null;
+  /** Answer POSTs with a JSON body instead of an SSE stream. */
+  jsonResponse?: boolean;
+  /** The SSE `retry` hint, in ms (1000). */
+  retryInterval?: number;
+  /** Protocol versions the MCP-Protocol-Version header may name. */
+  supportedVersions?: readonly string[];
+}
+
+export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) => Promise<void>) & {
+  /** Ends every session. */
+  closeAll(): void;
+  readonly sessions: ReadonlyMap<string, HttpSessionTransport>;
+};
+
+const DEFAULT_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+
+/**
+ * Makes a handler that serves MCP at whatever path it is mounted. `connect` is called with the transport
+ * of each new session (for an McpServer: `(t) => server.connect(t)`).
+ */
+export function createHttpHandler(
+  connect: (transport: Transport) => void,
+  options: HttpHandlerOptions = {},
+): HttpHandler {
+  const sessions = new Map<string, HttpSessionTransport>();
+  const policy = options.originPolicy ?? localPolicy();
+  const maxBody = options.maxBodySize ?? 4 * 1024 * 1024;
+  const versions = options.supportedVersions ?? DEFAULT_VERSIONS;
+
+  const reply = (
+    response: ServerResponse,
+    status: number,
+    message: string,
+    code = -32600,
+    extra: Record<string, string> = {},
+  ) => {
+    if (response.headersSent) return;
+    response
+      .writeHead(status, { 'Content-Type': 'application/json', ...extra })
+      .end(JSON.stringify(errorBody(message, code)));
+  };
+
+  const findSession = (
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): HttpSessionTransport | undefined => {
+    const id = request.headers['mcp-session-id'];
+    if (typeof id !== 'string' || id === '') {
+      reply(response, 400, 'Bad Request: the Mcp-Session-Id header is required after initialize');
+      return undefined;
+    }
+    const session = sessions.get(id);
+    if (!session || session.closed) {
+      reply(response, 404, 'Session not found: it expired or was ended; initialize a new session', -32001);
+      return undefined;
+    }
+    const version = request.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !versions.includes(version)) {
+      reply(
+        response,
+        400,
+        `Bad Request: unsupported MCP-Protocol-Version "${version}"; supported: ${versions.join(', ')}`,
+      );
+      return undefined;
+    }
+    return session;
+  };
+
+  const post = async (request: IncomingMessage, response: ServerResponse) => {
+    const type = String(request.headers['content-type'] ?? '');
+    if (!type.toLowerCase().startsWith('application/json')) {
+      reply(
+        response,
+        415,
+        `Unsupported Media Type: POST a JSON-RPC message with Content-Type application/json, not "${type}"`,
+      );
+      return;
+    }
+    const accept = String(request.headers.accept ?? '*/*');
+    if (!/application\/json|text\/event-stream|\*\/\*/.test(accept)) {
+      reply(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
+      return;
+    }
+    const text = await readBody(request, maxBody);
+    if (text === undefined) {
+      reply(response, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      reply(response, 400, `Parse error: ${(error as Error).message}`, -32700);
+      return;
+    }
+    const items = Array.isArray(body) ? body : [body];
+    if (items.length === 0) {
+      reply(response, 400, 'Invalid Request: empty batch');
+      return;
+    }
+    const isInitialize = items.some((item) => {
+      const c = classify(item);
+      return c.kind === 'request' && c.message.method === 'initialize';
+    });
+    let session: HttpSessionTransport | undefined;
+    if (isInitialize) {
+      if (items.length > 1) {
+        reply(response, 400, 'Invalid Request: initialize must be sent on its own');
+        return;
+      }
+      session = new HttpSessionTransport({
+        sessionId: randomUUID(),
+        eventStore:
+          options.eventStore === null ? undefined : (options.eventStore ?? new InMemoryEventStore()),
+        jsonResponse: options.jsonResponse ?? false,
+        retryInterval: options.retryInterval ?? 1000,
+      });
+      sessions.set(session.sessionId, session);
+      connect(session);
+    } else {
+      session = findSession(request, response);
+      if (!session) return;
+    }
+    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId });
+  };
+
+  const handler = (async (request: IncomingMessage, response: ServerResponse) => {
+    try {
+      const refusal = checkOrigin(request, policy);
+      if (refusal) {
+        reply(response, 403, `Forbidden: ${refusal}`);
+        request.resume();
+        return;
+      }
+      switch (request.method) {
+        case 'POST':
+          await post(request, response);
+          return;
+        case 'GET': {
+          if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
+            reply(response, 406, 'Not Acceptable: a GET must accept text/event-stream');
+            return;
+          }
+          const session = findSession(request, response);
+          if (!session) return;
+          const lastEventId = request.headers['last-event-id'];
+          await session.handleGet(
+            response,
+            { 'Mcp-Session-Id': session.sessionId },
+            typeof lastEventId === 'string' ? lastEventId : undefined,
+          );
+          return;
+        }
+        case 'DELETE': {
+          const session = findSession(request, response);
+          if (!session) return;
+          session.finish({ message: 'the client ended the session' });
+          sessions.delete(session.sessionId);
+          response.writeHead(200).end();
+          return;
+        }
+        default:
+          reply(response, 405, `Method Not Allowed: use POST, GET or DELETE, not ${request.method}`, -32600, {
+            Allow: 'GET, POST, DELETE',
+          });
+      }
+    } catch (error) {
+      reply(response, 500, `Internal error: ${(error as Error).message}`, -32603);
+    }
+  }) as HttpHandler;
+  Object.defineProperty(handler, 'sessions', { value: sessions });
+  handler.closeAll = () => {
+    for (const session of sessions.values()) session.finish({ message: 'the server is shutting down' });
+    sessions.clear();
+  };
+  return handler;
+}
+
+/** The body as text, or undefined when it is larger than `limit` (the rest is drained, not kept). */
+function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}

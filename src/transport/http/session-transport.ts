@@ -1,0 +1,239 @@
+// The server side of one Streamable HTTP session, as a Transport. A session has many HTTP streams: each
+// POST that carries requests gets its own (a JSON body or an SSE stream), and one GET may hold a stream for
+// messages that belong to no request. Every outgoing message goes to the stream of the request it belongs
+// to; with SSE, it is also stored so a client that lost the connection can resume with Last-Event-ID.
+
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { CloseReason } from '../../jsonrpc/errors.js';
+import {
+  classify,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcPayload,
+} from '../../jsonrpc/messages.js';
+import type { SendOptions, Transport, TransportHandlers } from '../transport.js';
+import type { EventStore } from './event-store.js';
+import { formatSseEvent } from './sse.js';
+
+interface Stream {
+  id: string;
+  /** Request ids this stream answers; it ends when all are answered. Empty for the GET stream. */
+  pending: Set<JsonRpcId>;
+  response: ServerResponse | undefined;
+  mode: 'sse' | 'json';
+  /** JSON mode: the responses gathered so far, and whether the POST body was a batch. */
+  collected: JsonRpcMessage[];
+  batch: boolean;
+  /** Writes in order: storing an event may be asynchronous, and a stream must not end before its last write. */
+  chain: Promise<void>;
+}
+
+export interface SessionTransportOptions {
+  sessionId: string;
+  eventStore: EventStore | undefined;
+  /** Answer POSTs with one JSON body instead of an SSE stream. */
+  jsonResponse: boolean;
+  /** Milliseconds a client should wait before reconnecting, sent as the SSE `retry` field. */
+  retryInterval: number | undefined;
+}
+
+const STANDALONE = 'standalone';
+
+export class HttpSessionTransport implements Transport {
+  private handlers: TransportHandlers | undefined;
+  private readonly streams = new Map<string, Stream>();
+  /** Which stream answers each request id in flight. */
+  private readonly requestStream = new Map<JsonRpcId, string>();
+  private closeReason: CloseReason | undefined;
+
+  constructor(readonly options: SessionTransportOptions) {}
+
+  get sessionId(): string {
+    return this.options.sessionId;
+  }
+
+  get closed(): boolean {
+    return this.closeReason !== undefined;
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+  }
+
+  /** A POST body: notifications and responses are accepted with 202; requests open a stream. */
+  async handlePost(body: unknown, response: ServerResponse, headers: Record<string, string>): Promise<void> {
+    const items = Array.isArray(body) ? body : [body];
+    const requestIds = items.flatMap((item) => {
+      const c = classify(item);
+      return c.kind === 'request' ? [c.message.id] : [];
+    });
+    if (requestIds.length === 0) {
+      response.writeHead(202, headers).end();
+      this.handlers?.message(body);
+      return;
+    }
+    const stream: Stream = {
+      id: randomUUID(),
+      pending: new Set(requestIds),
+      response,
+      mode: this.options.jsonResponse ? 'json' : 'sse',
+      collected: [],
+      batch: Array.isArray(body),
+      chain: Promise.resolve(),
+    };
+    this.streams.set(stream.id, stream);
+    for (const id of requestIds) this.requestStream.set(id, stream.id);
+    if (stream.mode === 'sse') {
+      response.writeHead(200, {
+        ...headers,
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+      });
+      await this.prime(stream);
+    }
+    response.on('close', () => {
+      // The client went away: an SSE stream can be resumed later; a JSON answer is lost.
+      if (stream.response === response) stream.response = undefined;
+    });
+    this.handlers?.message(body);
+  }
+
+  /** A GET: the stream for messages that belong to no request, or the resumption of a lost stream. */
+  async handleGet(
+    response: ServerResponse,
+    headers: Record<string, string>,
+    lastEventId: string | undefined,
+  ): Promise<void> {
+    const store = this.options.eventStore;
+    if (lastEventId !== undefined && store) {
+      const streamId = await store.streamOf(lastEventId);
+      const stream = streamId === undefined ? undefined : this.streams.get(streamId);
+      if (streamId !== undefined) {
+        response.writeHead(200, {
+          ...headers,
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-cache',
+        });
+        await store.replayAfter(lastEventId, (eventId, message) =>
+          response.write(formatSseEvent({ id: eventId, event: 'message', data: JSON.stringify(message) })),
+        );
+        if (stream) {
+          stream.response = response;
+          response.on('close', () => {
+            if (stream.response === response) stream.response = undefined;
+          });
+          this.enqueue(stream, () => this.finishIfDone(stream));
+        } else {
+          response.end();
+        }
+        return;
+      }
+    }
+    const existing = this.streams.get(STANDALONE);
+    if (existing?.response) {
+      response
+        .writeHead(409, { ...headers, 'Content-Type': 'application/json' })
+        .end(JSON.stringify(errorBody('Conflict: this session already has an open GET stream')));
+      return;
+    }
+    const stream: Stream = existing ?? {
+      id: STANDALONE,
+      pending: new Set(),
+      response: undefined,
+      mode: 'sse',
+      collected: [],
+      batch: false,
+      chain: Promise.resolve(),
+    };
+    stream.response = response;
+    this.streams.set(STANDALONE, stream);
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    await this.prime(stream);
+    response.on('close', () => {
+      if (stream.response === response) stream.response = undefined;
+    });
+  }
+
+  send(payload: JsonRpcPayload, options?: SendOptions): void {
+    if (this.closeReason) return;
+    const messages = Array.isArray(payload) ? payload : [payload];
+    const first = messages[0];
+    if (!first) return;
+    const isResponse = !('method' in first);
+    const key = isResponse ? (first as { id: JsonRpcId }).id : options?.relatedRequestId;
+    const streamId =
+      key === undefined || key === null ? STANDALONE : (this.requestStream.get(key) ?? STANDALONE);
+    const stream = this.streams.get(streamId);
+    if (!stream) return; // No stream to carry a message that belongs to no request: the client did not open one.
+    for (const message of messages) this.enqueue(stream, () => this.write(stream, message));
+    if (isResponse) {
+      for (const message of messages) {
+        const id = (message as { id: JsonRpcId }).id;
+        stream.pending.delete(id);
+        this.requestStream.delete(id);
+      }
+      this.enqueue(stream, () => this.finishIfDone(stream));
+    }
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    this.finish({ message: 'closed' });
+  }
+
+  /** The client ended the session (DELETE) or the server is shutting down. */
+  finish(reason: CloseReason): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    for (const stream of this.streams.values()) stream.response?.end();
+    this.streams.clear();
+    this.handlers?.closed(reason);
+  }
+
+  private enqueue(stream: Stream, step: () => void | Promise<void>): void {
+    stream.chain = stream.chain.then(step).catch(() => {
+      // A failed write (the client went away) must not stop the writes after it.
+    });
+  }
+
+  /** An event with an id and no data, so that the client has an id to resume from before any message. */
+  private async prime(stream: Stream): Promise<void> {
+    const store = this.options.eventStore;
+    if (!store || !stream.response) return;
+    const id = await store.storeEvent(stream.id, undefined);
+    stream.response.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
+  }
+
+  private async write(stream: Stream, message: JsonRpcMessage): Promise<void> {
+    if (stream.mode === 'json') {
+      stream.collected.push(message);
+      return;
+    }
+    const store = this.options.eventStore;
+    const id = store ? await store.storeEvent(stream.id, message) : undefined;
+    stream.response?.write(formatSseEvent({ id, event: 'message', data: JSON.stringify(message) }));
+  }
+
+  private finishIfDone(stream: Stream): void {
+    if (stream.pending.size > 0 || stream.id === STANDALONE) return;
+    this.streams.delete(stream.id);
+    const response = stream.response;
+    if (!response) return;
+    if (stream.mode === 'json') {
+      // Notifications related to these requests cannot travel in a JSON body; only responses do.
+      const responses = stream.collected.filter((m) => !('method' in m));
+      const body = stream.batch ? responses : responses[0];
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    } else {
+      response.end();
+    }
+  }
+}
+
+export function errorBody(message: string, code = -32600, id: JsonRpcId | null = null): unknown {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}

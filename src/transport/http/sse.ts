@@ -1,0 +1,65 @@
+// Server-Sent Events: writing events, and reading them from a byte stream (the client side).
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  data: string;
+  retry?: number;
+}
+
+/** One event in the text/event-stream format. Data never contains raw newlines (it is compact JSON). */
+export function formatSseEvent(event: SseEvent): string {
+  let text = '';
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
+  for (const line of event.data.split('\n')) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+/** Parses a text/event-stream incrementally; call `push` with decoded text, get whole events back. */
+export class SseParser {
+  private buffer = '';
+  private data: string[] = [];
+  private id: string | undefined;
+  private event: string | undefined;
+  private retry: number | undefined;
+
+  push(text: string): SseEvent[] {
+    this.buffer += text;
+    const events: SseEvent[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = this.buffer.indexOf('\n', start);
+      if (nl === -1) break;
+      let line = this.buffer.slice(start, nl);
+      start = nl + 1;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line === '') {
+        if (this.data.length > 0 || this.id !== undefined || this.retry !== undefined) {
+          const event: SseEvent = { data: this.data.join('\n') };
+          if (this.id !== undefined) event.id = this.id;
+          if (this.event !== undefined) event.event = this.event;
+          if (this.retry !== undefined) event.retry = this.retry;
+          events.push(event);
+        }
+        this.data = [];
+        this.event = undefined;
+        this.retry = undefined;
+        this.id = undefined;
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'data') this.data.push(value);
+      else if (field === 'id') this.id = value;
+      else if (field === 'event') this.event = value;
+      else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value);
+    }
+    this.buffer = this.buffer.slice(start);
+    return events;
+  }
+}
