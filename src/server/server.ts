@@ -4,9 +4,11 @@
 import type { ConnectionProblem } from '../jsonrpc/connection.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
-import { Method, Notification } from '../protocol/methods.js';
+import { Method } from '../protocol/methods.js';
+import { type CacheHints, RequestStateCodec } from '../protocol/modern.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
 import {
+  type ListKind,
   type ServerDefinition,
   type ServerRequestHandler,
   ServerSession,
@@ -53,6 +55,10 @@ export interface McpServerOptions extends Implementation {
   timeout?: number;
   /** Told about what goes wrong and cannot be answered on the wire (parse errors, handler crashes). */
   onProblem?: (problem: ConnectionProblem) => void;
+  /** Cache hints on list and read results of the stateless revision (ttlMs 0, private). */
+  cache?: CacheHints;
+  /** Key that signs requestState, for servers behind a load balancer (random per process otherwise). */
+  requestStateSecret?: string;
 }
 
 export interface Registration {
@@ -73,6 +79,7 @@ export class McpServer implements ServerDefinition {
   private readonly sessions = new Set<ServerSession>();
   private readonly handlers: Map<string, ServerRequestHandler>;
   private readonly subscriptionListeners: Array<(uri: string, subscribed: boolean) => void> = [];
+  private readonly requestStates: RequestStateCodec;
   private readonly notificationListeners = new Map<
     string,
     Array<(params: unknown, session: ServerSession) => void>
@@ -83,6 +90,7 @@ export class McpServer implements ServerDefinition {
     this.info = info;
     this.instructions = instructions;
     this.options = options;
+    this.requestStates = new RequestStateCodec(options.requestStateSecret);
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
       [Method.ToolsCall, (params, context) => this.callTool(params, context)],
@@ -101,30 +109,25 @@ export class McpServer implements ServerDefinition {
 
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const registered = defineTool(definition, handler);
-    return this.register(this.tools, registered.tool.name, registered, Notification.ToolsListChanged);
+    return this.register(this.tools, registered.tool.name, registered, 'tools');
   }
 
   resource(resource: Resource, read: ResourceReader): Registration {
     if (!resource.uri || !resource.name) throw new TypeError('a resource needs a uri and a name');
-    return this.register(this.resources, resource.uri, { resource, read }, Notification.ResourcesListChanged);
+    return this.register(this.resources, resource.uri, { resource, read }, 'resources');
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader): Registration {
     const registered = defineTemplate(definition, read);
-    return this.register(
-      this.templates,
-      definition.uriTemplate,
-      registered,
-      Notification.ResourcesListChanged,
-    );
+    return this.register(this.templates, definition.uriTemplate, registered, 'resources');
   }
 
   prompt(definition: PromptDefinition, handler: PromptHandler): Registration {
     const registered = definePrompt(definition, handler);
-    return this.register(this.prompts, registered.prompt.name, registered, Notification.PromptsListChanged);
+    return this.register(this.prompts, registered.prompt.name, registered, 'prompts');
   }
 
-  private register<T>(table: Map<string, T>, key: string, value: T, changed: string): Registration {
+  private register<T>(table: Map<string, T>, key: string, value: T, changed: ListKind): Registration {
     if (table.has(key)) throw new TypeError(`"${key}" is already registered`);
     table.set(key, value);
     this.broadcast(changed);
@@ -142,7 +145,10 @@ export class McpServer implements ServerDefinition {
     const session = new ServerSession(transport, this, {
       timeout: this.options.timeout,
       onProblem: this.options.onProblem,
+      cache: this.options.cache,
+      requestStates: this.requestStates,
     });
+    this.sessions.add(session);
     return session.start();
   }
 
@@ -157,20 +163,20 @@ export class McpServer implements ServerDefinition {
     return listenHttp((transport) => this.connect(transport), options);
   }
 
-  sessionOpened(session: ServerSession): void {
-    this.sessions.add(session);
-  }
-
   sessionClosed(session: ServerSession): void {
     this.sessions.delete(session);
-    for (const uri of session.subscriptions) this.subscriptionChanged(uri, false);
+  }
+
+  /** A session's first subscription to a URI, or its last one gone: tell listeners when the total crosses 0. */
+  subscriptionChanged(session: ServerSession, uri: string, subscribed: boolean): void {
+    const others = [...this.sessions].some((s) => s !== session && s.isSubscribed(uri));
+    if (others) return;
+    for (const listener of this.subscriptionListeners) listener(uri, subscribed);
   }
 
   /** Tells every client subscribed to `uri` that the resource changed. */
   notifyResourceUpdated(uri: string): void {
-    for (const session of this.sessions) {
-      if (session.subscriptions.has(uri)) session.notify(Notification.ResourcesUpdated, { uri });
-    }
+    for (const session of this.sessions) session.resourceUpdated(uri);
   }
 
   /** Called when the first client subscribes to a URI and when the last one unsubscribes. */
@@ -212,8 +218,8 @@ export class McpServer implements ServerDefinition {
     return capabilities;
   }
 
-  private broadcast(method: string): void {
-    for (const session of this.sessions) if (session.initialized) session.notify(method);
+  private broadcast(kind: ListKind): void {
+    for (const session of this.sessions) session.listChanged(kind);
   }
 
   // ---- method handlers ----
@@ -285,25 +291,8 @@ export class McpServer implements ServerDefinition {
   private subscribe(params: Record<string, unknown>, session: ServerSession, subscribed: boolean) {
     const { uri } = params;
     if (typeof uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
-    const had = session.subscriptions.has(uri);
-    if (subscribed && !had) {
-      session.subscriptions.add(uri);
-      if (this.subscriberCount(uri) === 1) this.subscriptionChanged(uri, true);
-    } else if (!subscribed && had) {
-      session.subscriptions.delete(uri);
-      if (this.subscriberCount(uri) === 0) this.subscriptionChanged(uri, false);
-    }
+    session.setLegacySubscription(uri, subscribed);
     return {};
-  }
-
-  private subscriberCount(uri: string): number {
-    let count = 0;
-    for (const session of this.sessions) if (session.subscriptions.has(uri)) count++;
-    return count;
-  }
-
-  private subscriptionChanged(uri: string, subscribed: boolean): void {
-    for (const listener of this.subscriptionListeners) listener(uri, subscribed);
   }
 
   private listPrompts(params: Record<string, unknown>) {

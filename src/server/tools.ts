@@ -3,6 +3,7 @@
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, ToolInputError } from '../protocol/errors.js';
+import { InputRequired } from '../protocol/modern.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
 import { type PreparedSchema, prepareSchema, type SchemaInput, type StandardSchemaV1 } from './schema.js';
 
@@ -85,7 +86,9 @@ export async function callTool(
     output = await registered.handler(validation.value as Record<string, unknown>, context);
   } catch (error) {
     // A protocol error the handler raised on purpose goes out as one; anything else is the tool failing.
-    if (error instanceof JsonRpcError || error instanceof ToolInputError) throw error;
+    // (and a request for input of the stateless revision ends the round, it is no failure).
+    if (error instanceof JsonRpcError || error instanceof ToolInputError || error instanceof InputRequired)
+      throw error;
     return errorResult(error instanceof Error ? error.message : String(error));
   }
   return finishOutput(registered, output);

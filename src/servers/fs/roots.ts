@@ -7,6 +7,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestContext } from '../../protocol/context.js';
+import { InputRequired } from '../../protocol/modern.js';
 
 /** A path the server refuses; the message names the allowed directories. */
 export class AccessDeniedError extends Error {
@@ -164,9 +165,11 @@ async function fetchClientRoots(context: RequestContext, configured: Roots): Pro
     });
     const resolved = await resolveRootDirectories(paths).catch(() => []);
     return resolved.length > 0 ? new Roots(resolved) : configured;
-  } catch {
-    // A client that declares roots but cannot list them keeps the server's own.
+  } catch (error) {
     context.sessionState.delete(ROOTS_CACHE);
+    // In the stateless revision the question goes back to the client as an input_required result.
+    if (error instanceof InputRequired) throw error;
+    // A client that declares roots but cannot list them keeps the server's own.
     return configured;
   }
 }

@@ -35,15 +35,13 @@ export async function listenHttp(
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== endpoint) {
-      response
-        .writeHead(404, { 'Content-Type': 'application/json' })
-        .end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32600, message: `Not Found: the MCP endpoint is ${endpoint}` },
-          }),
-        );
+      response.writeHead(404, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Not Found: the MCP endpoint is ${endpoint}` },
+        }),
+      );
       return;
     }
     void handler(request, response);

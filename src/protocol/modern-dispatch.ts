@@ -1,0 +1,124 @@
+// Serving one request of the stateless revision (2026-07-28). Nothing here depends on earlier requests on
+// the same connection: the envelope says who asks and with what capabilities, and a handler that needs
+// input from the client ends the request with an input_required result, to be called again with the
+// answers (carried back in a signed requestState).
+
+import type { RequestContext as ConnectionRequestContext } from '../jsonrpc/connection.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { invalidParams, ToolInputError } from './errors.js';
+import { passesLevel } from './logging.js';
+import { Method, Notification } from './methods.js';
+import {
+  encodeModernError,
+  encodeModernResult,
+  InputRequired,
+  MODERN_VERSIONS,
+  ModernErrorCode,
+  readEnvelope,
+} from './modern.js';
+import { buildContext } from './request-context.js';
+import type { ServerSession } from './server-session.js';
+import { HANDSHAKE_VERSIONS } from './versions.js';
+
+const INPUT_KEYS = new Set(['inputResponses', 'requestState']);
+
+export async function dispatchModern(
+  session: ServerSession,
+  method: string,
+  params: Record<string, unknown>,
+  connectionContext: ConnectionRequestContext,
+): Promise<Record<string, unknown>> {
+  const envelope = readEnvelope(params);
+  const server = session.server;
+  try {
+    if (method === 'server/discover') return discover(session);
+    if (method === 'subscriptions/listen') return await session.listen(params, connectionContext);
+    if (method === Method.Initialize || method === Method.LoggingSetLevel) {
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: "${method}" does not exist in ${envelope.protocolVersion}`,
+      );
+    }
+    const handler = server.handler(method);
+    if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+
+    const answers = { ...session.requestStates.decode(params.requestState), ...inputResponsesOf(params) };
+    let asked = 0;
+    const context = buildContext({
+      requestId: connectionContext.id,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      sessionState: new Map(),
+      signal: connectionContext.signal,
+      sendProgress: (update) => connectionContext.sendProgress(update),
+      log: (level, data, logger) => {
+        // Logging is per request here: only when the request asked for it, at its level.
+        if (!envelope.logLevel || !passesLevel(level, envelope.logLevel)) return;
+        const message = logger === undefined ? { level, data } : { level, logger, data };
+        session.connection.notify(Notification.Message, message, { relatedRequestId: connectionContext.id });
+      },
+      ask: <T>(askMethod: string, askParams: unknown) => {
+        // The same handler code asks in the same order on every round, so the n-th ask has the same key.
+        const key = `${askMethod}#${++asked}`;
+        if (key in answers) return Promise.resolve(answers[key] as T);
+        return Promise.reject(new InputRequired(key, { method: askMethod, params: askParams }));
+      },
+      missingCapability: (capability, askMethod) =>
+        new JsonRpcError(
+          ModernErrorCode.MissingRequiredClientCapability,
+          `"${askMethod}" needs the client capability "${capability}", which this request does not declare`,
+          { requiredCapabilities: { [capability.split('.')[0]!]: {} } },
+        ),
+    });
+    let result: Record<string, unknown>;
+    try {
+      result = await handler(withoutInputKeys(params), context, session);
+    } catch (error) {
+      if (error instanceof InputRequired) {
+        return encodeModernResult(
+          method,
+          {
+            resultType: 'input_required',
+            inputRequests: { [error.key]: error.request },
+            requestState: session.requestStates.encode(answers),
+          },
+          server.info,
+          session.cacheHints,
+        );
+      }
+      if (!(error instanceof ToolInputError)) throw error;
+      result = { content: [{ type: 'text', text: error.message }], isError: true };
+    }
+    return encodeModernResult(method, result, server.info, session.cacheHints);
+  } catch (error) {
+    throw encodeModernError(error);
+  }
+}
+
+function discover(session: ServerSession): Record<string, unknown> {
+  const server = session.server;
+  const result: Record<string, unknown> = {
+    supportedVersions: [...MODERN_VERSIONS, ...[...HANDSHAKE_VERSIONS].reverse()],
+    capabilities: server.capabilities(),
+  };
+  if (server.instructions !== undefined) result.instructions = server.instructions;
+  return encodeModernResult('server/discover', result, server.info, session.cacheHints);
+}
+
+function inputResponsesOf(params: Record<string, unknown>): Record<string, unknown> {
+  const responses = params.inputResponses;
+  if (responses === undefined) return {};
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    throw invalidParams(
+      'Invalid params: inputResponses must be an object keyed like the inputRequests it answers',
+    );
+  }
+  return responses as Record<string, unknown>;
+}
+
+/** What the handler sees: the request's own params, without the round-trip plumbing. */
+function withoutInputKeys(params: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(params).some((k) => INPUT_KEYS.has(k))) return params;
+  return Object.fromEntries(Object.entries(params).filter(([k]) => !INPUT_KEYS.has(k)));
+}

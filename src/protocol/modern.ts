@@ -1,0 +1,184 @@
+// The stateless revision (2026-07-28): no handshake; every request carries its protocol version, the
+// client's capabilities and identity in `_meta`. This module reads that envelope, encodes results for the
+// revision (resultType, serverInfo, cache hints), and carries the state of multi round-trip requests.
+
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { invalidParams } from './errors.js';
+import { isLoggingLevel } from './logging.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const LATEST_MODERN_VERSION = '2026-07-28';
+
+export const MetaKey = {
+  ProtocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  ClientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  ClientInfo: 'io.modelcontextprotocol/clientInfo',
+  LogLevel: 'io.modelcontextprotocol/logLevel',
+  ServerInfo: 'io.modelcontextprotocol/serverInfo',
+  SubscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+export const ModernErrorCode = {
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** What a stateless request says about itself. */
+export interface RequestEnvelope {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  logLevel: LoggingLevel | undefined;
+}
+
+function metaOf(params: unknown): Record<string, unknown> | undefined {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : undefined;
+}
+
+/** Whether a request speaks the stateless revision: it names its protocol version in `_meta`. */
+export function isModernRequest(params: unknown): boolean {
+  const meta = metaOf(params);
+  return meta !== undefined && MetaKey.ProtocolVersion in meta;
+}
+
+/** Reads and checks the envelope: -32602 for missing keys, -32022 for a version this server lacks. */
+export function readEnvelope(params: unknown): RequestEnvelope {
+  const meta = metaOf(params) ?? {};
+  const version = meta[MetaKey.ProtocolVersion];
+  if (typeof version !== 'string') {
+    throw invalidParams(
+      `Invalid params: _meta["${MetaKey.ProtocolVersion}"] must be a protocol version string`,
+    );
+  }
+  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
+    throw new JsonRpcError(
+      ModernErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version "${version}"; this server supports ${MODERN_VERSIONS.join(', ')} (and the handshake revisions through initialize)`,
+      { supported: [...MODERN_VERSIONS], requested: version },
+    );
+  }
+  const capabilities = meta[MetaKey.ClientCapabilities];
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+    throw invalidParams(
+      `Invalid params: _meta["${MetaKey.ClientCapabilities}"] is required on every request of ${version} ({} for none)`,
+    );
+  }
+  const clientInfo = meta[MetaKey.ClientInfo];
+  const logLevel = meta[MetaKey.LogLevel];
+  if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
+    throw invalidParams(`Invalid params: _meta["${MetaKey.LogLevel}"] is not a logging level`);
+  }
+  return {
+    protocolVersion: version,
+    clientCapabilities: capabilities as ClientCapabilities,
+    clientInfo:
+      typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as Implementation) : undefined,
+    logLevel: logLevel as LoggingLevel | undefined,
+  };
+}
+
+/** Methods whose results carry cache hints (CacheableResult). */
+const CACHEABLE = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+  'server/discover',
+]);
+
+export interface CacheHints {
+  ttlMs: number;
+  cacheScope: 'private' | 'public';
+}
+
+/** Adds what every result of the revision carries: resultType, the server's identity, cache hints. */
+export function encodeModernResult(
+  method: string,
+  result: Record<string, unknown>,
+  serverInfo: Implementation,
+  cache: CacheHints,
+): Record<string, unknown> {
+  const meta =
+    typeof result._meta === 'object' && result._meta !== null
+      ? (result._meta as Record<string, unknown>)
+      : {};
+  const encoded: Record<string, unknown> = {
+    resultType: 'complete',
+    ...result,
+    _meta: { ...meta, [MetaKey.ServerInfo]: serverInfo },
+  };
+  if (CACHEABLE.has(method)) {
+    encoded.ttlMs ??= cache.ttlMs;
+    encoded.cacheScope ??= cache.cacheScope;
+  }
+  return encoded;
+}
+
+/** Errors whose code changed in this revision: a missing resource is invalid params here. */
+export function encodeModernError(error: unknown): unknown {
+  if (error instanceof JsonRpcError && error.code === -32002) {
+    return new JsonRpcError(ErrorCode.InvalidParams, error.message, error.data);
+  }
+  return error;
+}
+
+// ---- multi round-trip requests ----
+
+/**
+ * Thrown by a handler's ask (sampling, elicitation, roots) in the stateless revision when the answer is
+ * not known yet: the request ends with an input_required result, and the client calls again with the
+ * answer. The handler then runs again from the start and, this time, the ask returns the answer.
+ */
+export class InputRequired extends Error {
+  override readonly name = 'InputRequired';
+  constructor(
+    readonly key: string,
+    readonly request: { method: string; params: unknown },
+  ) {
+    super(`input required: ${request.method}`);
+  }
+}
+
+/**
+ * The answers a request has collected so far, carried by the client between rounds as an opaque, signed
+ * `requestState`, so the server keeps nothing between them.
+ */
+export class RequestStateCodec {
+  private readonly key: Buffer;
+
+  constructor(secret?: string | Buffer) {
+    this.key = secret === undefined ? randomBytes(32) : Buffer.from(secret);
+  }
+
+  encode(answers: Record<string, unknown>): string {
+    const body = Buffer.from(JSON.stringify(answers)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  decode(state: unknown): Record<string, unknown> {
+    if (state === undefined) return {};
+    if (typeof state !== 'string') throw invalidParams('Invalid params: requestState must be a string');
+    const dot = state.lastIndexOf('.');
+    const body = state.slice(0, dot);
+    const signature = Buffer.from(state.slice(dot + 1));
+    const expected = Buffer.from(this.sign(body));
+    if (dot === -1 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+      throw invalidParams(
+        'Invalid params: requestState was not issued by this server (or was changed); start the request over',
+      );
+    }
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+}
