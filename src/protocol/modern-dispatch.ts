@@ -15,6 +15,7 @@ import {
   MODERN_VERSIONS,
   ModernErrorCode,
   readEnvelope,
+  requestState,
 } from './modern.js';
 import { buildContext } from './request-context.js';
 import type { ServerSession } from './server-session.js';
@@ -42,7 +43,7 @@ export async function dispatchModern(
     const handler = server.handler(method);
     if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
-    const answers = { ...session.requestStates.decode(params.requestState), ...inputResponsesOf(params) };
+    const answers = { ...requestState.decode(params.requestState), ...inputResponsesOf(params) };
     let asked = 0;
     const context = buildContext({
       requestId: connectionContext.id,
@@ -81,7 +82,7 @@ export async function dispatchModern(
           {
             resultType: 'input_required',
             inputRequests: { [error.key]: error.request },
-            requestState: session.requestStates.encode(answers),
+            requestState: requestState.encode(answers),
           },
           server.info,
           session.cacheHints,

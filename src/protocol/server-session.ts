@@ -15,7 +15,7 @@ import { codecFor, type RevisionCodec } from './codec.js';
 import { invalidParams, ToolInputError } from './errors.js';
 import { isLoggingLevel, passesLevel } from './logging.js';
 import { Method, Notification } from './methods.js';
-import { type CacheHints, isModernRequest, MetaKey, RequestStateCodec } from './modern.js';
+import { type CacheHints, isModernRequest, MetaKey } from './modern.js';
 import { dispatchModern } from './modern-dispatch.js';
 import { buildContext, legacyMissingCapability } from './request-context.js';
 import type {
@@ -54,8 +54,6 @@ export interface ServerSessionOptions {
   onProblem?: (problem: ConnectionProblem) => void;
   /** Cache hints on list and read results of the stateless revision (0 ms, private). */
   cache?: CacheHints;
-  /** Signs requestState of multi round-trip requests; a random key per process by default. */
-  requestStates?: RequestStateCodec;
 }
 
 interface Listener {
@@ -74,7 +72,6 @@ const LIST_CHANGED: Record<ListKind, string> = {
 export class ServerSession {
   readonly connection: Connection;
   readonly cacheHints: CacheHints;
-  readonly requestStates: RequestStateCodec;
   private codec: RevisionCodec | undefined;
   private clientCapabilitiesValue: ClientCapabilities = {};
   private clientInfoValue: Implementation | undefined;
@@ -94,7 +91,6 @@ export class ServerSession {
     options: ServerSessionOptions = {},
   ) {
     this.cacheHints = options.cache ?? { ttlMs: 0, cacheScope: 'private' };
-    this.requestStates = options.requestStates ?? new RequestStateCodec();
     this.connection = new Connection(transport, {
       timeout: options.timeout,
       onProblem: options.onProblem,

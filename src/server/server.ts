@@ -5,7 +5,7 @@ import type { ConnectionProblem } from '../jsonrpc/connection.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { Method } from '../protocol/methods.js';
-import { type CacheHints, RequestStateCodec } from '../protocol/modern.js';
+import type { CacheHints } from '../protocol/modern.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
 import {
   type ListKind,
@@ -57,8 +57,6 @@ export interface McpServerOptions extends Implementation {
   onProblem?: (problem: ConnectionProblem) => void;
   /** Cache hints on list and read results of the stateless revision (ttlMs 0, private). */
   cache?: CacheHints;
-  /** Key that signs requestState, for servers behind a load balancer (random per process otherwise). */
-  requestStateSecret?: string;
 }
 
 export interface Registration {
@@ -79,7 +77,6 @@ export class McpServer implements ServerDefinition {
   private readonly sessions = new Set<ServerSession>();
   private readonly handlers: Map<string, ServerRequestHandler>;
   private readonly subscriptionListeners: Array<(uri: string, subscribed: boolean) => void> = [];
-  private readonly requestStates: RequestStateCodec;
   private readonly notificationListeners = new Map<
     string,
     Array<(params: unknown, session: ServerSession) => void>
@@ -90,7 +87,6 @@ export class McpServer implements ServerDefinition {
     this.info = info;
     this.instructions = instructions;
     this.options = options;
-    this.requestStates = new RequestStateCodec(options.requestStateSecret);
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
       [Method.ToolsCall, (params, context) => this.callTool(params, context)],
@@ -146,7 +142,6 @@ export class McpServer implements ServerDefinition {
       timeout: this.options.timeout,
       onProblem: this.options.onProblem,
       cache: this.options.cache,
-      requestStates: this.requestStates,
     });
     this.sessions.add(session);
     return session.start();
