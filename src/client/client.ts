@@ -11,6 +11,7 @@ import {
 } from '../jsonrpc/connection.js';
 import type { CloseReason } from '../jsonrpc/errors.js';
 import { Method, Notification } from '../protocol/methods.js';
+import { LATEST_MODERN_VERSION, MetaKey } from '../protocol/modern.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -36,6 +37,7 @@ import type {
 import { HANDSHAKE_VERSIONS, isHandshakeVersion, LATEST_HANDSHAKE_VERSION } from '../protocol/versions.js';
 import type { Transport } from '../transport/transport.js';
 import { applySchemaDefaults } from './elicitation-defaults.js';
+import { type Era, envelope, probe, rememberEra, rememberedEra, withEnvelope } from './eras.js';
 
 export interface ClientHandlerContext {
   signal: AbortSignal;
@@ -69,7 +71,18 @@ export interface McpClientOptions extends Implementation {
   /** Any other notification from the server. */
   onNotification?: (method: string, params: unknown) => void;
   onProblem?: (problem: ConnectionProblem) => void;
+  /**
+   * 'auto' (default) probes with server/discover and falls back to initialize; 'modern' or 'handshake'
+   * skip the probe.
+   */
+  era?: 'auto' | Era;
+  /** How long the server/discover probe may take before falling back, in ms (5000). */
+  discoverTimeout?: number;
+  /** Names the server across reconnects, so that its era is remembered for the life of this process. */
+  serverKey?: string;
 }
+
+const MAX_INPUT_ROUNDS = 16;
 
 export interface CallOptions extends Omit<RequestOptions, 'onProgress'> {
   onProgress?: (progress: Progress) => void;
@@ -89,10 +102,24 @@ export class McpClient {
   private connection: Connection | undefined;
   private initializeResult: InitializeResult | undefined;
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
+  private eraValue: Era | undefined;
+  /** The level asked for with setLoggingLevel; in the stateless era it travels on every request. */
+  private logLevel: LoggingLevel | undefined;
+  private listen: { controller: AbortController; done: Promise<unknown> } | undefined;
+  private readonly resourceSubscriptions = new Set<string>();
 
   constructor(private readonly options: McpClientOptions) {}
 
-  /** Starts the transport, performs the handshake and returns the server's initialize result. */
+  /** Which era the server speaks: 'modern' (2026-07-28, stateless) or 'handshake' (initialize). */
+  get era(): Era | undefined {
+    return this.eraValue;
+  }
+
+  /**
+   * Starts the transport and finds out how to talk to the server: server/discover for the stateless
+   * revision, else the initialize handshake. Returns what the server said about itself, in the shape of an
+   * initialize result either way.
+   */
   async connect(transport: Transport, options: { timeout?: number } = {}): Promise<InitializeResult> {
     if (this.connection) throw new Error('this client is already connected; create one client per server');
     const connection = new Connection(transport, {
@@ -107,6 +134,35 @@ export class McpClient {
       for (const listener of this.closeListeners.splice(0)) listener(reason);
     });
     connection.start();
+    const preferred = this.options.era ?? 'auto';
+    const known = rememberedEra(this.options.serverKey);
+    if (preferred === 'modern' || (preferred === 'auto' && known !== 'handshake')) {
+      const probeTimeout = Math.min(options.timeout ?? 5000, this.options.discoverTimeout ?? 5000);
+      const discovered = await probe(connection, this.envelope(), probeTimeout);
+      if (discovered) {
+        this.eraValue = 'modern';
+        rememberEra(this.options.serverKey, 'modern');
+        const serverInfo = (discovered._meta?.[MetaKey.ServerInfo] as Implementation | undefined) ?? {
+          name: 'unknown',
+          version: 'unknown',
+        };
+        this.initializeResult = {
+          protocolVersion: LATEST_MODERN_VERSION,
+          capabilities: discovered.capabilities ?? {},
+          serverInfo,
+        };
+        if (discovered.instructions !== undefined)
+          this.initializeResult.instructions = discovered.instructions;
+        if (this.options.onListChanged) this.openListen();
+        return this.initializeResult;
+      }
+      if (preferred === 'modern') {
+        await connection.close().catch(() => {});
+        throw new UnsupportedVersionError('(no answer to server/discover)');
+      }
+    }
+    this.eraValue = 'handshake';
+    rememberEra(this.options.serverKey, 'handshake');
     const result = await connection.request<InitializeResult>(
       Method.Initialize,
       {
@@ -153,13 +209,38 @@ export class McpClient {
   }
 
   async close(): Promise<void> {
+    this.listen?.controller.abort();
     await this.connection?.close();
   }
 
-  /** Sends any request; the typed methods below are this with the right names and shapes. */
-  request<T>(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
-    if (!this.connection) return Promise.reject(new Error('not connected: call connect() first'));
-    return this.connection.request<T>(method, params, options);
+  /**
+   * Sends any request; the typed methods below are this with the right names and shapes. In the stateless
+   * era it carries the envelope, and input_required results are answered through the same callbacks as
+   * the handshake era's server requests, then the request is sent again with the answers.
+   */
+  async request<T>(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
+    const connection = this.connection;
+    if (!connection) throw new Error('not connected: call connect() first');
+    if (this.eraValue !== 'modern') return connection.request<T>(method, params, options);
+    let current = params ?? {};
+    for (let round = 0; ; round++) {
+      const result = await connection.request<Record<string, unknown>>(
+        method,
+        withEnvelope(current, this.envelope()),
+        options,
+      );
+      // A result without resultType is complete: servers of earlier drafts leave it out.
+      if (result?.resultType !== 'input_required') return result as T;
+      if (round >= MAX_INPUT_ROUNDS) {
+        throw new Error(`"${method}" still asked for input after ${MAX_INPUT_ROUNDS} rounds; giving up`);
+      }
+      const inputResponses = await this.answerInputRequests(
+        (result.inputRequests ?? {}) as Record<string, { method: string; params?: unknown }>,
+        options.signal,
+      );
+      current = { ...params, inputResponses };
+      if (result.requestState !== undefined) current.requestState = result.requestState;
+    }
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -167,6 +248,8 @@ export class McpClient {
   }
 
   ping(options?: CallOptions): Promise<Record<string, never>> {
+    // The stateless revision has no ping; discover is its cheapest request.
+    if (this.eraValue === 'modern') return this.request('server/discover', {}, options);
     return this.request(Method.Ping, undefined, options);
   }
 
@@ -209,12 +292,18 @@ export class McpClient {
     return this.request(Method.ResourcesRead, { uri }, options);
   }
 
-  subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
-    return this.request(Method.ResourcesSubscribe, { uri }, options);
+  async subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
+    if (this.eraValue !== 'modern') return this.request(Method.ResourcesSubscribe, { uri }, options);
+    this.resourceSubscriptions.add(uri);
+    this.openListen();
+    return {};
   }
 
-  unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
-    return this.request(Method.ResourcesUnsubscribe, { uri }, options);
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
+    if (this.eraValue !== 'modern') return this.request(Method.ResourcesUnsubscribe, { uri }, options);
+    this.resourceSubscriptions.delete(uri);
+    this.openListen();
+    return {};
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
@@ -237,7 +326,10 @@ export class McpClient {
     return this.request(Method.CompletionComplete, params as unknown as Record<string, unknown>, options);
   }
 
-  setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<Record<string, never>> {
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<Record<string, never>> {
+    this.logLevel = level;
+    // Stateless servers take the level with each request instead.
+    if (this.eraValue === 'modern') return {};
     return this.request(Method.LoggingSetLevel, { level }, options);
   }
 
@@ -265,6 +357,83 @@ export class McpClient {
       }
     } while (cursor !== undefined);
     return all;
+  }
+
+  private envelope(): Record<string, unknown> {
+    return envelope(this.capabilities(), this.clientInfo(), this.logLevel);
+  }
+
+  /**
+   * (Re)opens the one subscriptions/listen stream of the stateless era with the current filter: list
+   * changes when there is a callback for them, and every subscribed resource.
+   */
+  private openListen(): void {
+    const connection = this.connection;
+    if (!connection) return;
+    this.listen?.controller.abort();
+    const notifications: Record<string, unknown> = {};
+    if (this.options.onListChanged) {
+      notifications.toolsListChanged = true;
+      notifications.resourcesListChanged = true;
+      notifications.promptsListChanged = true;
+    }
+    if (this.resourceSubscriptions.size > 0)
+      notifications.resourceSubscriptions = [...this.resourceSubscriptions];
+    if (Object.keys(notifications).length === 0) {
+      this.listen = undefined;
+      return;
+    }
+    const controller = new AbortController();
+    const done = connection
+      .request(
+        'subscriptions/listen',
+        { notifications, _meta: this.envelope() },
+        { signal: controller.signal, timeout: 0 },
+      )
+      .catch(() => undefined);
+    this.listen = { controller, done };
+  }
+
+  /** Answers a server's input requests with the user's callbacks, keyed as the server keyed them. */
+  private async answerInputRequests(
+    requests: Record<string, { method: string; params?: unknown }>,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    const context = { signal: signal ?? new AbortController().signal };
+    const responses: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(requests)) {
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      switch (request.method) {
+        case Method.SamplingCreateMessage:
+          if (!this.options.onSampling)
+            throw new Error('the server asked for sampling, but this client has no onSampling callback');
+          responses[key] = await this.options.onSampling(
+            params as unknown as CreateMessageRequestParams,
+            context,
+          );
+          break;
+        case Method.ElicitationCreate: {
+          if (!this.options.onElicitation) {
+            throw new Error(
+              'the server asked for user input (elicitation), but this client has no onElicitation callback',
+            );
+          }
+          const elicit = params as unknown as ElicitRequestParams;
+          const answer = await this.options.onElicitation(elicit, context);
+          responses[key] =
+            elicit.mode === 'url' ? answer : applySchemaDefaults(elicit.requestedSchema, answer);
+          break;
+        }
+        case Method.RootsList:
+          if (!this.options.roots)
+            throw new Error('the server asked for roots, but this client has no roots callback');
+          responses[key] = { roots: await this.options.roots() };
+          break;
+        default:
+          throw new Error(`the server asked for "${request.method}", which a client cannot answer`);
+      }
+    }
+    return responses;
   }
 
   private clientInfo(): Implementation {

@@ -119,13 +119,14 @@ export class Peer {
   /** Waits for a frame matching `predicate`; throws PeerTimeout (or when the server exits first). */
   async waitFor<T>(predicate: () => T | undefined, what: string, timeoutMs = this.timeoutMs): Promise<T> {
     const deadline = Date.now() + timeoutMs;
+    const seen = this.frames.length;
     for (;;) {
       const found = predicate();
       if (found !== undefined) return found;
       if (this.exitInfo)
         throw new PeerTimeout(`the server exited before ${what} (${describeExit(this.exitInfo)})`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new PeerTimeout(`waited ${timeoutMs} ms for ${what}; nothing came`);
+      if (left <= 0) throw new PeerTimeout(`waited ${timeoutMs} ms for ${what}; ${this.cameSince(seen)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -196,6 +197,18 @@ export class Peer {
     }
     if (this.child.pid !== undefined) killTree(this.child.pid, 'SIGKILL');
     this.untrack();
+  }
+
+  /** What the server wrote from frame `index` on, for a timeout message: "nothing came" only if nothing did. */
+  private cameSince(index: number): string {
+    const frames = this.frames.slice(index);
+    if (frames.length === 0) return 'nothing came';
+    const shown = frames
+      .slice(0, 3)
+      .map(
+        (f) => `${f.json ? '' : '(not JSON) '}${f.text.length > 120 ? `${f.text.slice(0, 120)}…` : f.text}`,
+      );
+    return `what came instead (${frames.length} line(s)): ${shown.join(' | ')}${frames.length > 3 ? ' | …' : ''}`;
   }
 
   private wake(): void {

@@ -168,6 +168,8 @@ export const requestState = {
         // Refused below.
       }
     }
-    throw invalidParams('Invalid params: requestState must be passed back unchanged from the input_required result');
+    throw invalidParams(
+      'Invalid params: requestState must be passed back unchanged from the input_required result',
+    );
   },
 };
