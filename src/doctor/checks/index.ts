@@ -4,6 +4,13 @@ import type { Check } from '../check.js';
 import { contentChecks } from './content.js';
 import { jsonRpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
+import { modernChecks } from './modern.js';
 import { stdioChecks } from './stdio.js';
 
-export const allChecks: Check[] = [...lifecycleChecks, ...jsonRpcChecks, ...stdioChecks, ...contentChecks];
+export const allChecks: Check[] = [
+  ...lifecycleChecks,
+  ...jsonRpcChecks,
+  ...stdioChecks,
+  ...contentChecks,
+  ...modernChecks,
+];
