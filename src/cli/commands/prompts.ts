@@ -14,7 +14,12 @@ export function run(argv: string[]): Promise<number> {
   return runClientCommand(argv, {}, async (target, { json }) => {
     const prompts = target.host.prompts();
     if (json) {
-      printJson(prompts.map(({ server: _s, originalName: _o, ...prompt }) => prompt));
+      printJson(
+        prompts.map(({ server: _s, originalName, ...prompt }) => ({
+          ...prompt,
+          name: display(target, prompt.name, originalName),
+        })),
+      );
       return 0;
     }
     if (prompts.length === 0) process.stdout.write('(no prompts)\n');

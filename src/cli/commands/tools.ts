@@ -14,7 +14,12 @@ export function run(argv: string[]): Promise<number> {
   return runClientCommand(argv, {}, async (target, { json }) => {
     const tools = target.host.tools();
     if (json) {
-      printJson(tools.map(({ server: _s, originalName: _o, ...tool }) => tool));
+      printJson(
+        tools.map(({ server: _s, originalName, ...tool }) => ({
+          ...tool,
+          name: display(target, tool.name, originalName),
+        })),
+      );
       return 0;
     }
     if (tools.length === 0) process.stdout.write('(no tools)\n');

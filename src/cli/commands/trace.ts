@@ -5,6 +5,8 @@
 
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { constants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { formatRecord, type TraceFormat, type TraceRecord } from '../../inspect/trace-format.js';
 import { WireMonitor } from '../../inspect/wire-monitor.js';
@@ -12,12 +14,16 @@ import { killTree, spawnAsGroupLeader, trackTree } from '../../transport/platfor
 import { splitAtDoubleDash } from '../options.js';
 import { UsageError } from '../usage.js';
 
+/** How long the server may keep running after its stdin closed before the trace flags it. */
+const EXIT_GRACE_MS = 1000;
+
 export const usage = `Usage: mcpwire trace [--log FILE] [--format pretty|jsonl] -- COMMAND [ARGS]
 
 Runs COMMAND as a stdio MCP server and sits between it and its client, forwarding every byte unchanged,
 while it records each message (direction, time, request latency), the server's stderr, and every fault:
 non-JSON output on stdout, raw newlines inside messages, invalid JSON-RPC, duplicate ids in flight,
-responses to unknown ids or to notifications, progress after a response, requests never answered.
+responses to unknown ids or to notifications, progress after a response, requests never answered, and a
+server still running a second after its stdin closed.
 
 Options:
   --log FILE               write the trace to FILE (appending) instead of stderr
@@ -79,10 +85,15 @@ export async function run(argv: string[]): Promise<number> {
       }
       monitor.clientBytes(chunk);
     });
+    let exitTimer: NodeJS.Timeout | undefined;
     process.stdin.on('end', () => {
       monitor.clientEnded();
       child.stdin.end();
+      if (child.exitCode === null && child.signalCode === null) {
+        exitTimer = setTimeout(() => monitor.serverStillRunning(), EXIT_GRACE_MS);
+      }
     });
+    child.on('exit', () => clearTimeout(exitTimer));
     child.stdin.on('error', () => {
       // The server went away; its exit is reported below.
     });
@@ -93,9 +104,11 @@ export async function run(argv: string[]): Promise<number> {
       }
       monitor.serverBytes(chunk);
     });
+    // A UTF-8 character split across two reads is decoded whole.
+    const stderrText = new StringDecoder('utf8');
     child.stderr.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      record({ type: 'stderr', time: now(), text });
+      const text = stderrText.write(chunk);
+      if (text !== '') record({ type: 'stderr', time: now(), text });
       // With a log file, the server's stderr still reaches the host as it would without the proxy.
       if (values.log) process.stderr.write(chunk);
     });
@@ -107,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
       monitor.serverExited(signal ? `was killed by ${signal}` : `exited with code ${code}`);
       record({ type: 'exit', time: now(), code, signal });
       process.stdin.pause();
-      const finish = () => resolve(code ?? (signal ? 128 + 15 : 1));
+      const finish = () => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1));
       if (out !== process.stderr) (out as NodeJS.WritableStream).end(finish);
       else finish();
     });

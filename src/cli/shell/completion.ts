@@ -20,8 +20,12 @@ export type DisplayName = (qualified: string, original: string) => string;
 export function complete(line: string, host: McpHost, name: DisplayName): [string[], string] {
   const words = line.split(/\s+/);
   const current = words[words.length - 1] ?? '';
+  // A whole word is completed with the space after it; "key=" waits for its value.
   const pick = (candidates: string[]): [string[], string] => [
-    candidates.filter((c) => c.startsWith(current)).sort(),
+    candidates
+      .filter((c) => c.startsWith(current))
+      .sort()
+      .map((c) => (c.endsWith('=') ? c : `${c} `)),
     current,
   ];
   if (words.length <= 1) return pick(SHELL_COMMANDS);
