@@ -1,0 +1,147 @@
+// The client in both eras: it probes with server/discover, falls back to initialize on any other answer
+// or a timeout, remembers the era, carries the envelope, and answers input_required rounds through the
+// same callbacks that answer a handshake-era server's requests.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { McpClient, type McpClientOptions } from '../../src/client/client.js';
+import { Connection } from '../../src/jsonrpc/connection.js';
+import { JsonRpcError } from '../../src/jsonrpc/errors.js';
+import { createInMemoryPair } from '../../src/transport/memory.js';
+import { exampleServer } from '../support/modern-server.js';
+
+const callbacks: Partial<McpClientOptions> = {
+  onElicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }),
+  onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' }),
+  roots: () => [{ uri: 'file:///one' }],
+};
+
+async function clientFor(options: Partial<McpClientOptions> = {}): Promise<McpClient> {
+  const [clientSide, serverSide] = createInMemoryPair();
+  exampleServer().connect(serverSide);
+  const client = new McpClient({ name: 'test', version: '1.0.0', ...callbacks, ...options });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** A handshake-era server written by hand: it answers server/discover the way `answerDiscover` says. */
+function legacyServer(answerDiscover: 'error' | 'never'): {
+  transport: ReturnType<typeof createInMemoryPair>[0];
+  seen: string[];
+} {
+  const [clientSide, serverSide] = createInMemoryPair();
+  const seen: string[] = [];
+  const server = new Connection(serverSide);
+  server.onOtherRequest((params, ctx) => {
+    seen.push(ctx.method);
+    if (ctx.method === 'server/discover') {
+      if (answerDiscover === 'never') return new Promise(() => {});
+      throw new JsonRpcError(-32601, 'Method not found');
+    }
+    if (ctx.method === 'initialize') {
+      return {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'old', version: '0.9' },
+      };
+    }
+    if (ctx.method === 'tools/list')
+      return { tools: [], echoedMeta: (params as { _meta?: unknown })._meta ?? null };
+    throw new JsonRpcError(-32601, 'Method not found');
+  });
+  server.start();
+  return { transport: clientSide, seen };
+}
+
+describe('McpClient eras', () => {
+  it('speaks 2026-07-28 to a server that answers server/discover', async () => {
+    const client = await clientFor();
+    assert.equal(client.era, 'modern');
+    assert.equal(client.protocolVersion, '2026-07-28');
+    assert.deepEqual(client.serverInfo, { name: 'examples', version: '1.0.0' });
+    assert.equal(client.instructions, 'Weather and code review.');
+    assert.ok((await client.listAllTools()).some((t) => t.name === 'get_weather'));
+    await client.close();
+  });
+
+  it('answers input_required rounds through its callbacks and returns the final result', async () => {
+    const client = await clientFor();
+    const asked = await client.callTool('ask_name');
+    assert.deepEqual(asked.content, [{ type: 'text', text: 'hello Ada (accept)' }]);
+    const both = await client.callTool('two_questions');
+    assert.deepEqual(both.content, [{ type: 'text', text: 'sampled; 1 roots' }]);
+    await client.close();
+  });
+
+  it('uses the same callbacks for the handshake era, where the server sends requests', async () => {
+    const client = await clientFor({ era: 'handshake' });
+    assert.equal(client.era, 'handshake');
+    assert.equal(client.protocolVersion, '2025-11-25');
+    const asked = await client.callTool('ask_name');
+    assert.deepEqual(asked.content, [{ type: 'text', text: 'hello Ada (accept)' }]);
+    const both = await client.callTool('two_questions');
+    assert.deepEqual(both.content, [{ type: 'text', text: 'sampled; 1 roots' }]);
+    await client.close();
+  });
+
+  it('falls back to initialize when server/discover gets an error', async () => {
+    const { transport, seen } = legacyServer('error');
+    const client = new McpClient({ name: 'test', version: '1.0.0' });
+    await client.connect(transport);
+    assert.equal(client.era, 'handshake');
+    assert.equal(client.protocolVersion, '2025-06-18');
+    assert.deepEqual(seen, ['server/discover', 'initialize']);
+    const listed = await client.listTools();
+    assert.equal(
+      (listed as unknown as { echoedMeta: unknown }).echoedMeta,
+      null,
+      'no envelope in the handshake era',
+    );
+  });
+
+  it('falls back to initialize when server/discover is never answered', async () => {
+    const { transport, seen } = legacyServer('never');
+    const client = new McpClient({ name: 'test', version: '1.0.0', discoverTimeout: 50 });
+    await client.connect(transport);
+    assert.equal(client.era, 'handshake');
+    assert.deepEqual(seen, ['server/discover', 'initialize']);
+  });
+
+  it('remembers the era of a server for the life of the process', async () => {
+    const first = legacyServer('error');
+    await new McpClient({ name: 't', version: '1', serverKey: 'old-server' }).connect(first.transport);
+    const second = legacyServer('error');
+    const client = new McpClient({ name: 't', version: '1', serverKey: 'old-server' });
+    await client.connect(second.transport);
+    assert.equal(client.era, 'handshake');
+    assert.deepEqual(second.seen, ['initialize'], 'no second probe');
+  });
+
+  it('treats a result without resultType as complete', async () => {
+    const [clientSide, serverSide] = createInMemoryPair();
+    const server = new Connection(serverSide);
+    server.onRequest('server/discover', () => ({
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: {} },
+    }));
+    server.onRequest('tools/call', () => ({ content: [{ type: 'text', text: 'plain' }] }));
+    server.start();
+    const client = new McpClient({ name: 't', version: '1' });
+    await client.connect(clientSide);
+    assert.equal(client.era, 'modern');
+    assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'plain' }]);
+  });
+
+  it('gets either resource-not-found code, by era', async () => {
+    for (const era of ['modern', 'handshake'] as const) {
+      const client = await clientFor({ era });
+      const error = await client.readResource('file:///missing').then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e as JsonRpcError,
+      );
+      assert.equal(error.code, era === 'modern' ? -32602 : -32002);
+      assert.deepEqual(error.data, { uri: 'file:///missing' });
+      await client.close();
+    }
+  });
+});
