@@ -1,6 +1,7 @@
 // `mcpwire demo`: the seed's exchange, live. It starts `mcpwire serve fs` over a small sample folder and
 // walks through initialize, tools/list, tools/call list_directory, resources/read, a missing file and a
-// log notification, printing every JSON-RPC message with its direction and what it means.
+// log notification, then the same server in the stateless 2026-07-28 revision, printing every JSON-RPC
+// message with its direction and what it means.
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,26 @@ export async function run(): Promise<number> {
       explain(
         `error ${error.code} (resource not found), and "data" names the URI: the request still got exactly one response`,
       );
+    }
+    step('7. The current revision, 2026-07-28, on the same connection: no handshake at all');
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'claude-desktop', version: '0.7.0' },
+    };
+    await connection.request('server/discover', { _meta: meta });
+    explain('server/discover: versions, capabilities and identity; every request now carries them in _meta');
+    await connection.request('tools/call', {
+      _meta: meta,
+      name: 'list_directory',
+      arguments: { path: './docs' },
+    });
+    explain('the same tool, the same handler; the result says resultType "complete" and who answered');
+    try {
+      await connection.request('resources/read', { _meta: meta, uri: missing });
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw error;
+      explain(`a missing resource is ${error.code} (invalid params) in this revision, still naming the URI`);
     }
     process.stdout.write(
       `\n${colour.green('Done.')} Try it yourself: ${colour.cyan('npx mcpwire tools -- npx mcpwire serve fs')}\n`,
