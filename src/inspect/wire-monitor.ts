@@ -2,10 +2,11 @@
 // with its direction and, for responses, the latency of the request they answer; and everything that
 // breaks the protocol, with the offending bytes: non-JSON output, raw newlines inside a message, invalid
 // JSON-RPC, duplicate ids in flight, responses to unknown ids or to notifications, progress after the
-// response, and requests still unanswered when the server exits.
+// response, requests (and lines that are not JSON, which are owed a parse error) still unanswered when the
+// server exits, and a server that keeps running after its stdin closed.
 
 import { classify, type JsonRpcId } from '../jsonrpc/messages.js';
-import { FrameDecoder } from '../transport/framing/decoder.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder } from '../transport/framing/decoder.js';
 
 export type Direction = 'client' | 'server';
 
@@ -18,6 +19,7 @@ export type ProblemKind =
   | 'response-to-notification'
   | 'progress-after-response'
   | 'unanswered'
+  | 'no-exit'
   | 'oversize'
   | 'framing';
 
@@ -51,9 +53,48 @@ interface InFlight {
 }
 
 const EXCERPT = 240;
+const NOT_JSON: unique symbol = Symbol('not JSON');
 
 function excerpt(text: string): string {
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
+/**
+ * Follows strings and brackets across the lines of a message split by raw newlines, to tell when the
+ * lines gathered so far can make one whole JSON value (and whether a raw newline fell inside a string).
+ */
+class Scan {
+  depth = 0;
+  inString = false;
+  private escaped = false;
+
+  /** Feeds one line; false when its brackets cannot belong to one JSON value. */
+  feed(text: string): boolean {
+    this.escaped = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 0x5c) this.escaped = true;
+        else if (c === 0x22) this.inString = false;
+      } else if (c === 0x22) this.inString = true;
+      else if (c === 0x7b || c === 0x5b) this.depth++;
+      else if ((c === 0x7d || c === 0x5d) && --this.depth < 0) return false;
+    }
+    return true;
+  }
+
+  get complete(): boolean {
+    return this.depth === 0 && !this.inString;
+  }
+}
+
+/** Lines that are not JSON on their own, gathered while they may be one message split by raw newlines. */
+interface Gathering {
+  lines: string[];
+  /** The lines joined as the message would read with its raw newlines escaped (inside strings) or kept. */
+  joined: string;
+  scan: Scan;
 }
 
 class Side {
@@ -62,8 +103,12 @@ class Side {
   readonly inFlight = new Map<JsonRpcId, InFlight>();
   /** Progress tokens of requests this side sent that were already answered. */
   readonly finishedTokens = new Set<unknown>();
-  /** A frame that was not JSON, kept to see whether the next one completes it (a raw newline). */
-  pendingBroken: string | undefined;
+  /** Frames that were not JSON, kept to see whether the next ones complete them (raw newlines). */
+  gathering: Gathering | undefined;
+  /** Frames this side sent that were not JSON: each is owed a -32700 Parse error response. */
+  notJson = 0;
+  /** Error responses with id null this side sent: what answers a line that was not JSON. */
+  nullIdErrors = 0;
 
   constructor(
     readonly name: Direction,
@@ -88,6 +133,7 @@ export class WireMonitor {
   private readonly client: Side;
   private readonly server: Side;
   private readonly clock: () => number;
+  private clientEndedAt: number | undefined;
 
   constructor(
     private readonly events: WireEvents,
@@ -110,8 +156,20 @@ export class WireMonitor {
   }
 
   clientEnded(): void {
+    this.clientEndedAt = this.clock();
     this.client.decoder.end();
     this.flushBroken(this.client);
+  }
+
+  /** Called when the server is still running a while after the client closed its stdin. */
+  serverStillRunning(): void {
+    const after =
+      this.clientEndedAt === undefined ? '' : ` ${Math.round(this.clock() - this.clientEndedAt)} ms`;
+    this.events.problem?.({
+      kind: 'no-exit',
+      from: 'server',
+      message: `the server is still running${after} after its stdin closed; a stdio server should exit when its input ends`,
+    });
   }
 
   /** The server exited: whatever it left unanswered is reported. */
@@ -126,6 +184,16 @@ export class WireMonitor {
       });
     }
     this.client.inFlight.clear();
+    const owed = this.client.notJson + (this.client.gathering?.lines.length ?? 0) - this.server.nullIdErrors;
+    if (owed > 0) {
+      this.events.problem?.({
+        kind: 'unanswered',
+        from: 'server',
+        message: `${owed === 1 ? 'a line' : `${owed} lines`} of the client that ${owed === 1 ? 'was' : 'were'} not JSON never got a -32700 Parse error response (id null); the server ${description}`,
+      });
+    }
+    this.client.notJson = 0;
+    this.server.nullIdErrors = 0;
   }
 
   /** Requests of the client still waiting for the server. */
@@ -134,51 +202,80 @@ export class WireMonitor {
   }
 
   private frame(from: Side, to: Side, text: string): void {
-    let payload: unknown;
+    let payload: unknown = NOT_JSON;
     try {
       payload = JSON.parse(text);
     } catch {
-      const previous = from.pendingBroken;
-      if (previous !== undefined) {
-        // Two broken frames that make one message: a raw newline inside it split it.
-        const joined = `${previous}\n${text}`;
-        try {
-          payload = JSON.parse(joined);
-          from.pendingBroken = undefined;
-          this.events.problem?.({
-            kind: 'raw-newline',
-            from: from.name,
-            message:
-              'a message was split across lines by a raw newline; newlines inside JSON strings must be escaped as \\n',
-            bytes: excerpt(joined),
-          });
-          this.deliver(from, to, payload);
-          return;
-        } catch {
-          this.reportNotJson(from, previous);
-        }
+      // Not JSON on its own; see below.
+    }
+    const gathering = from.gathering;
+    if (gathering) {
+      // A line that is a whole message on its own does not continue a broken one; any other line may.
+      if (payload === NOT_JSON || !isMessageLike(payload)) {
+        this.gather(from, to, gathering, text);
+        return;
       }
-      from.pendingBroken = text;
+      this.flushBroken(from);
+    }
+    if (payload !== NOT_JSON) {
+      this.deliver(from, to, payload);
       return;
     }
-    this.flushBroken(from);
+    // Not JSON: perhaps the first line of a message that raw newlines split.
+    const scan = new Scan();
+    if (/^\s*[{[]/.test(text) && scan.feed(text) && !scan.complete) {
+      from.gathering = { lines: [text], joined: text, scan };
+      return;
+    }
+    this.reportNotJson(from, text, 1);
+  }
+
+  private gather(from: Side, to: Side, gathering: Gathering, text: string): void {
+    // A raw newline inside a string stands for "\n" there; between tokens it is only whitespace.
+    gathering.joined += `${gathering.scan.inString ? '\\n' : '\n'}${text}`;
+    gathering.lines.push(text);
+    if (!gathering.scan.feed(text) || gathering.joined.length > DEFAULT_MAX_MESSAGE_SIZE) {
+      this.flushBroken(from);
+      return;
+    }
+    if (!gathering.scan.complete) return;
+    from.gathering = undefined;
+    const bytes = gathering.lines.join('\n');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(gathering.joined);
+    } catch {
+      this.reportNotJson(from, bytes, gathering.lines.length);
+      return;
+    }
+    this.events.problem?.({
+      kind: 'raw-newline',
+      from: from.name,
+      message: `a message was split across ${gathering.lines.length} lines by raw newlines; a message is one line, and newlines inside JSON strings must be escaped as \\n`,
+      bytes: excerpt(bytes),
+    });
     this.deliver(from, to, payload);
   }
 
   private flushBroken(side: Side): void {
-    if (side.pendingBroken === undefined) return;
-    this.reportNotJson(side, side.pendingBroken);
-    side.pendingBroken = undefined;
+    const gathering = side.gathering;
+    if (gathering === undefined) return;
+    side.gathering = undefined;
+    this.reportNotJson(side, gathering.lines.join('\n'), gathering.lines.length);
   }
 
-  private reportNotJson(side: Side, text: string): void {
+  /** `lines` lines that are not JSON: `text`, joined by newlines when there are several. */
+  private reportNotJson(side: Side, text: string, lines: number): void {
+    side.notJson += lines;
+    const what = lines === 1 ? 'a line' : `${lines} lines`;
+    const are = lines === 1 ? 'is' : 'are';
     this.events.problem?.({
       kind: 'not-json',
       from: side.name,
       message:
         side.name === 'server'
-          ? 'the server wrote a line to stdout that is not JSON; logs and prints belong on stderr'
-          : 'the client wrote a line that is not JSON',
+          ? `the server wrote ${what} to stdout that ${are} not JSON; logs and prints belong on stderr`
+          : `the client wrote ${what} that ${are} not JSON`,
       bytes: excerpt(text),
     });
   }
@@ -247,6 +344,7 @@ export class WireMonitor {
     const request = id === null ? undefined : to.inFlight.get(id);
     if (!request) {
       const isParseError = 'error' in classified.message && id === null;
+      if (isParseError) from.nullIdErrors++;
       if (!isParseError) {
         this.events.problem?.({
           kind: id === null ? 'response-to-notification' : 'unknown-response',
@@ -270,6 +368,12 @@ export class WireMonitor {
       answers: request.method,
     });
   }
+}
+
+/** A JSON-RPC message (or a batch of them) on its own line, not a fragment of a broken one. */
+function isMessageLike(value: unknown): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'object' && first !== null && !Array.isArray(first) && 'jsonrpc' in first;
 }
 
 /** A result or error with no id at all: what a peer sends when it wrongly answers a notification. */
