@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tools = join(root, '.tools');
 const NODE = { dir: join(tools, 'node22'), spec: 'node@22' };
-const SUITE = { dir: join(tools, 'conformance'), spec: '@modelcontextprotocol/conformance@0.1.16', version: '0.1.16' };
+const SUITE = {
+  dir: join(tools, 'conformance'),
+  spec: '@modelcontextprotocol/conformance@0.1.16',
+  version: '0.1.16',
+};
 
 function installed(dir, pkg) {
   const file = join(dir, 'node_modules', pkg, 'package.json');
@@ -34,7 +38,12 @@ if (!version.startsWith('v22.')) {
   console.error(`expected Node 22 in ${node}, got ${version}`);
   process.exit(1);
 }
-const pkg = JSON.parse(readFileSync(join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'), 'utf8'));
+const pkg = JSON.parse(
+  readFileSync(
+    join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'),
+    'utf8',
+  ),
+);
 const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0];
 process.stdout.write(
   `${JSON.stringify({ node, conformance: join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', bin) })}\n`,

@@ -23,7 +23,10 @@ function replaceSection(name, body) {
   const start = readme.indexOf(begin);
   const stop = readme.indexOf(end);
   if (start === -1 || stop === -1) throw new Error(`README.md has no ${name} markers`);
-  writeFileSync(readmePath, `${readme.slice(0, start + begin.length)}\n${body.trim()}\n${readme.slice(stop)}`);
+  writeFileSync(
+    readmePath,
+    `${readme.slice(0, start + begin.length)}\n${body.trim()}\n${readme.slice(stop)}`,
+  );
 }
 
 function doctor() {
@@ -40,10 +43,14 @@ function doctor() {
   for (const [name, command] of servers) {
     let output;
     try {
-      output = execFileSync(process.execPath, [bin, 'doctor', '--json', '--timeout', '5000', '--', ...command], {
-        encoding: 'utf8',
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      output = execFileSync(
+        process.execPath,
+        [bin, 'doctor', '--json', '--timeout', '5000', '--', ...command],
+        {
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
     } catch (error) {
       output = error.stdout;
     }
@@ -54,7 +61,10 @@ function doctor() {
   const lines = [
     `| check | ${reports.map(([name]) => `\`${name}\``).join(' | ')} |`,
     `| --- | ${reports.map(() => '---').join(' | ')} |`,
-    ...ids.map((id) => `| \`${id}\` | ${reports.map(([, r]) => mark[r.results.find((x) => x.id === id)?.status] ?? '').join(' | ')} |`),
+    ...ids.map(
+      (id) =>
+        `| \`${id}\` | ${reports.map(([, r]) => mark[r.results.find((x) => x.id === id)?.status] ?? '').join(' | ')} |`,
+    ),
   ];
   const failures = reports.flatMap(([name, r]) =>
     r.results.filter((x) => x.status === 'fail').map((x) => `- \`${name}\`, \`${x.id}\`: ${x.details[0]}`),
@@ -75,7 +85,8 @@ function conformance() {
     for (const result of results.sort((a, b) => a.scenario.localeCompare(b.scenario))) {
       const checks = result.checks.filter((c) => c.status !== 'INFO');
       const passed = checks.filter((c) => c.status === 'SUCCESS').length;
-      const verdict = passed === checks.length && checks.length > 0 ? '✅ pass' : `❌ ${checks.length - passed} failed`;
+      const verdict =
+        passed === checks.length && checks.length > 0 ? '✅ pass' : `❌ ${checks.length - passed} failed`;
       parts.push(`| \`${result.scenario}\` | ${passed}/${checks.length} | ${verdict} |`);
     }
     parts.push('');
@@ -87,7 +98,8 @@ function bench() {
   const file = join(root, 'bench', 'results', 'latest.json');
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run bench first`);
   const results = JSON.parse(readFileSync(file, 'utf8'));
-  const markdown = results.markdown ?? (Array.isArray(results.tables) ? results.tables.join('\n\n') : undefined);
+  const markdown =
+    results.markdown ?? (Array.isArray(results.tables) ? results.tables.join('\n\n') : undefined);
   if (!markdown) throw new Error('bench/results/latest.json has no "markdown" field to publish');
   replaceSection('bench', markdown);
 }

@@ -47,11 +47,13 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // Not a number would make every wait endless: NaN never runs out.
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+    throw new UsageError(`--timeout takes a number of milliseconds, such as 2000; got "${values.timeout}"`);
+  }
   const [program, ...args] = command;
-  const results = await runChecks(
-    { command: program!, args },
-    { only, timeoutMs: values.timeout ? Number(values.timeout) : undefined },
-  );
+  const results = await runChecks({ command: program!, args }, { only, timeoutMs });
   const failed = results.filter((r) => r.status === 'fail').length;
   if (values.json) {
     printJson({ command, passed: failed === 0, results });
