@@ -51,6 +51,7 @@ describe('McpHost', () => {
     const config = parseConfig(
       {
         mcpServers: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own ${VAR} syntax, expanded by parseConfig.
           files: { command: process.execPath, args: [bin, 'serve', 'fs', '--root', '${FOLDER}'] },
           crashy: { command: process.execPath, args: [crashy] },
           ghost: { command: 'mcpwire-no-such-command-anywhere' },
