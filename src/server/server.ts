@@ -76,7 +76,9 @@ export class McpServer implements ServerDefinition {
   private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly sessions = new Set<ServerSession>();
   private readonly handlers: Map<string, ServerRequestHandler>;
-  private readonly subscriptionListeners: Array<(uri: string, subscribed: boolean) => void> = [];
+  private readonly subscriptionListeners: Array<
+    (uri: string, subscribed: boolean, session: ServerSession) => void
+  > = [];
   private readonly notificationListeners = new Map<
     string,
     Array<(params: unknown, session: ServerSession) => void>
@@ -166,7 +168,7 @@ export class McpServer implements ServerDefinition {
   subscriptionChanged(session: ServerSession, uri: string, subscribed: boolean): void {
     const others = [...this.sessions].some((s) => s !== session && s.isSubscribed(uri));
     if (others) return;
-    for (const listener of this.subscriptionListeners) listener(uri, subscribed);
+    for (const listener of this.subscriptionListeners) listener(uri, subscribed, session);
   }
 
   /** Tells every client subscribed to `uri` that the resource changed. */
@@ -174,8 +176,11 @@ export class McpServer implements ServerDefinition {
     for (const session of this.sessions) session.resourceUpdated(uri);
   }
 
-  /** Called when the first client subscribes to a URI and when the last one unsubscribes. */
-  onSubscriptionChange(listener: (uri: string, subscribed: boolean) => void): void {
+  /**
+   * Called when the first client subscribes to a URI and when the last one unsubscribes, with the session
+   * that did it.
+   */
+  onSubscriptionChange(listener: (uri: string, subscribed: boolean, session: ServerSession) => void): void {
     this.subscriptionListeners.push(listener);
   }
 

@@ -206,6 +206,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
 }
 
 function firstLines(text: string, count: number): string {
+  if (count === 0) return '';
   let index = -1;
   for (let i = 0; i < count; i++) {
     index = text.indexOf('\n', index + 1);

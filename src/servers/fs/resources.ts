@@ -3,7 +3,7 @@
 // as a base64 blob, and watched for changes while a client is subscribed.
 
 import { isUtf8 } from 'node:buffer';
-import { type Dirent, type FSWatcher, watch } from 'node:fs';
+import { type Dirent, type FSWatcher, realpathSync, watch } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ import type { ResourcePage } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
-import { AccessDeniedError, FileNotFoundError, type Roots } from './roots.js';
+import { AccessDeniedError, FileNotFoundError, knownRoots, type Roots } from './roots.js';
 
 export function registerFileResources(server: McpServer, options: FsOptions): void {
   server.resourceTemplate(
@@ -157,7 +157,7 @@ async function* walkFiles(
 /** Watches a file while at least one client is subscribed to it. */
 function watchSubscriptions(server: McpServer, options: FsOptions): void {
   const watchers = new Map<string, FSWatcher>();
-  server.onSubscriptionChange((uri, subscribed) => {
+  server.onSubscriptionChange((uri, subscribed, session) => {
     if (!subscribed) {
       watchers.get(uri)?.close();
       watchers.delete(uri);
@@ -169,9 +169,12 @@ function watchSubscriptions(server: McpServer, options: FsOptions): void {
     } catch {
       return;
     }
-    if (!options.roots.contains(filePath)) return;
+    // The roots the subscribing session reads under: its client's once known, else the configured ones.
+    const roots = knownRoots(session.state) ?? options.roots;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
+      // Its real path too: a symlink inside a root may point out of it.
+      if (!roots.contains(filePath) || !roots.contains(realpathSync(filePath))) return;
       const watcher = watch(filePath, { persistent: false }, () => {
         // Editors write a file in several steps: report the change once it settles.
         clearTimeout(timer);

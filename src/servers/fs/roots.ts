@@ -3,7 +3,7 @@
 // ever read, listed or written: not through "..", absolute paths, a sibling whose name starts with a
 // root's name, symlinks that point out, percent-encoded dots in URIs, NUL bytes or backslashes.
 
-import { realpath, stat } from 'node:fs/promises';
+import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestContext } from '../../protocol/context.js';
@@ -71,6 +71,19 @@ export class Roots {
         throw new FileNotFoundError(path.dirname(requested));
       });
       real = path.join(parent, path.basename(absolute));
+      // A dangling symbolic link: writing through it would create its target, wherever that is.
+      const link = this.contains(real) ? await readlink(real).catch(() => undefined) : undefined;
+      if (link !== undefined) {
+        const target = path.resolve(parent, link);
+        if (!this.contains(target)) {
+          throw new AccessDeniedError(
+            requested,
+            `"${requested}" leads outside the allowed directories through a symbolic link`,
+            this.directories,
+          );
+        }
+        return this.resolve(target, options);
+      }
     }
     if (!this.contains(real)) {
       throw new AccessDeniedError(
@@ -134,6 +147,8 @@ export async function resolveRootDirectories(directories: readonly string[]): Pr
 }
 
 const ROOTS_CACHE = Symbol('mcpwire.fs.roots');
+/** The client's roots once they arrived, for what cannot wait for them (starting a file watch). */
+const KNOWN_ROOTS = Symbol('mcpwire.fs.roots.known');
 
 /**
  * The roots of a request: the client's own roots when it offers them (cached for its session, refreshed
@@ -143,14 +158,24 @@ export async function rootsFor(context: RequestContext, configured: Roots): Prom
   if (!context.clientCapabilities.roots) return configured;
   let cached = context.sessionState.get(ROOTS_CACHE) as Promise<Roots> | undefined;
   if (!cached) {
-    cached = fetchClientRoots(context, configured);
+    const fetching: Promise<Roots> = fetchClientRoots(context, configured).then((roots) => {
+      if (context.sessionState.get(ROOTS_CACHE) === fetching) context.sessionState.set(KNOWN_ROOTS, roots);
+      return roots;
+    });
+    cached = fetching;
     context.sessionState.set(ROOTS_CACHE, cached);
   }
   return cached;
 }
 
+/** The roots of a session as far as they are known now: the client's once it gave them, else undefined. */
+export function knownRoots(sessionState: Map<unknown, unknown>): Roots | undefined {
+  return sessionState.get(KNOWN_ROOTS) as Roots | undefined;
+}
+
 export function forgetClientRoots(sessionState: Map<unknown, unknown>): void {
   sessionState.delete(ROOTS_CACHE);
+  sessionState.delete(KNOWN_ROOTS);
 }
 
 async function fetchClientRoots(context: RequestContext, configured: Roots): Promise<Roots> {

@@ -2,9 +2,10 @@
 // create_directory, move_file.
 
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { McpServer } from '../../server/server.js';
 import { type FsOptions, fsContext } from './context.js';
-import type { Roots } from './roots.js';
+import { AccessDeniedError, FileNotFoundError, type Roots } from './roots.js';
 
 const pathProperty = { type: 'string', description: 'A path inside an allowed directory.' };
 
@@ -177,20 +178,29 @@ export function registerWriteTools(server: McpServer, options: FsOptions): void 
   );
 }
 
-/** Resolves a path whose last levels may not exist yet, checking the deepest existing ancestor. */
+/**
+ * Resolves a directory whose last levels may not exist yet: the deepest existing ancestor is resolved
+ * (real path, inside a root), and each missing level below it must not be a symlink (a dangling one could
+ * lead anywhere).
+ */
 async function resolveNew(roots: Roots, requested: string): Promise<string> {
-  const segments = requested.split('/');
-  for (let keep = segments.length; keep > 0; keep--) {
-    const head = segments.slice(0, keep).join('/') || '/';
-    try {
-      const real = await roots.resolve(head);
-      const rest = segments.slice(keep);
-      const full = [real, ...rest].join('/');
-      if (!roots.contains(full)) break;
-      return full;
-    } catch (error) {
-      if ((error as Error).name !== 'FileNotFoundError') throw error;
-    }
+  try {
+    return await roots.resolve(requested);
+  } catch (error) {
+    if (!(error instanceof FileNotFoundError)) throw error;
   }
-  return roots.resolve(requested, { allowMissing: true });
+  const parent = await resolveNew(roots, path.dirname(requested));
+  const full = path.join(parent, path.basename(requested));
+  const parentExists = await stat(parent).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  // With its parent on disk, the level itself may be a dangling symlink: resolve checks where it leads.
+  const real = parentExists ? await roots.resolve(full, { allowMissing: true }) : full;
+  if (!roots.contains(real)) {
+    throw new AccessDeniedError(requested, `"${requested}" is outside the allowed directories`, [
+      ...roots.directories,
+    ]);
+  }
+  return real;
 }
