@@ -98,10 +98,36 @@ function bench() {
   const file = join(root, 'bench', 'results', 'latest.json');
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run bench first`);
   const results = JSON.parse(readFileSync(file, 'utf8'));
-  const markdown =
-    results.markdown ?? (Array.isArray(results.tables) ? results.tables.join('\n\n') : undefined);
-  if (!markdown) throw new Error('bench/results/latest.json has no "markdown" field to publish');
-  replaceSection('bench', markdown);
+  const number = (n, digits = 2) => (typeof n === 'number' ? n.toFixed(digits) : '');
+  const lines = [
+    `Measured on ${results.environment.cores} cores (${results.environment.cpu}), Node ${results.environment.node}, against @modelcontextprotocol/sdk ${results.versions['@modelcontextprotocol/sdk']}; ${results.generatedAt.slice(0, 10)}.`,
+    '',
+  ];
+  for (const suite of results.suites) {
+    for (const section of suite.sections) {
+      const ratios = section.ratioColumns ?? [];
+      lines.push(`**${section.title}**`, '');
+      lines.push(`| case | subject | median | rate | ${ratios.map((r) => r.header).join(' | ')} | target |`);
+      lines.push(`| --- | --- | --- | --- | ${ratios.map(() => '---').join(' | ')} | --- |`);
+      for (const row of section.rows) {
+        const median = row.medianMs === undefined ? (row.note ?? '') : `${number(row.medianMs, 1)} ms`;
+        const rate =
+          row.throughput === undefined
+            ? ''
+            : `${number(row.throughput, row.throughput > 100 ? 0 : 1)} ${row.unit ?? ''}`;
+        const cells = ratios.map((r) =>
+          row.ratios?.[r.key] === undefined ? '' : `${number(row.ratios[r.key])}x`,
+        );
+        const target = row.target ? `${row.target.text} ${row.target.met ? '✅' : '❌'}` : '';
+        lines.push(
+          `| ${row.case} | ${row.subject} | ${median} | ${rate} | ${cells.join(' | ')} | ${target} |`,
+        );
+      }
+      for (const note of section.notes ?? []) lines.push('', `_${note}_`);
+      lines.push('');
+    }
+  }
+  replaceSection('bench', lines.join('\n'));
 }
 
 const tasks = { doctor, conformance, bench };
