@@ -50,7 +50,8 @@ export async function runSuite(
     );
   });
   return readdirSync(out).map((dir) => ({
-    scenario: dir.replace(/-\d{4}-\d{2}-\d{2}T.*$/, ''),
+    // Directories are named <scenario>-<time>, and server ones start with "server-" as well.
+    scenario: dir.replace(/-\d{4}-\d{2}-\d{2}T.*$/, '').replace(side === 'server' ? /^server-/ : /^$/, ''),
     side,
     checks: JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[],
   }));

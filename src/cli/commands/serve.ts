@@ -1,6 +1,7 @@
 // `mcpwire serve <server>`: run one of the built-in servers over stdio.
 
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { McpServer } from '../../server/server.js';
 import { packageVersion } from '../main.js';
 import { parseSize } from '../options.js';
 import { UsageError } from '../usage.js';
@@ -10,35 +11,121 @@ export const usage = `Usage: mcpwire serve <server> [options]
 Runs a built-in MCP server on stdin/stdout.
 
 Servers:
-  fs      files under one or more directories, as tools and file:// resources
+  fs          files under one or more directories, as tools and file:// resources
+  sqlite      a SQLite database file: tables, schema and queries
+  everything  every conformance-suite fixture and the classic demo tools, for testing clients
+
+Options of every server:
+  --http PORT              serve Streamable HTTP on PORT (0: any free port) instead of stdio
+  --host ADDR              the address to bind with --http (default 127.0.0.1, which only answers
+                           requests addressed to localhost)
 
 Options of "serve fs":
   --root DIR               an allowed directory (repeatable; default: the current directory)
   --write                  also offer write_file, edit_file, create_directory, move_file
   --max-message-size SIZE  largest message read or written (default 256MiB)
 
+Usage and options of "serve sqlite":
+  mcpwire serve sqlite DB_FILE [--write] [--create]
+  --write                  open the database for writing; also offer write_query and create_table
+  --create                 make a new, empty database if DB_FILE does not exist
+  --max-rows N             most rows a query returns (default 10000)
+  --query-timeout MS       time limit of a statement, and the most a call may ask for (default 30000)
+  --max-message-size SIZE  largest message read or written (default 256MiB)
+
 Example host configuration:
-  {"mcpServers": {"files": {"command": "npx", "args": ["mcpwire", "serve", "fs", "--root", "/path/to/dir"]}}}`;
+  {"mcpServers": {
+    "files": {"command": "npx", "args": ["mcpwire", "serve", "fs", "--root", "/path/to/dir"]},
+    "db": {"command": "npx", "args": ["mcpwire", "serve", "sqlite", "/path/to/data.db"]}
+  }}`;
+
+const SERVERS = ['fs', 'sqlite', 'everything'];
+
+/** The options every server takes: where to serve. */
+const TRANSPORT_OPTIONS = {
+  http: { type: 'string' },
+  host: { type: 'string' },
+  'max-message-size': { type: 'string' },
+} as const;
+
+interface TransportValues {
+  http?: string;
+  host?: string;
+  'max-message-size'?: string;
+}
 
 export async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError('which server? e.g. "mcpwire serve fs"', usage);
-  if (name !== 'fs') throw new UsageError(`there is no built-in server "${name}"; available: fs`);
-  let values: { root?: string[]; write?: boolean; 'max-message-size'?: string };
+  if (name === 'fs') return serveFs(rest);
+  if (name === 'sqlite') return serveSqlite(rest);
+  if (name === 'everything') return serveEverything(rest);
+  throw new UsageError(`there is no built-in server "${name}"; available: ${SERVERS.join(', ')}`);
+}
+
+function parse<T>(args: string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean) {
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        root: { type: 'string', multiple: true },
-        write: { type: 'boolean' },
-        'max-message-size': { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    return parseArgs({ args, options, strict: true, allowPositionals: positionals }) as unknown as {
+      values: T;
+      positionals: string[];
+    };
   } catch (error) {
     throw new UsageError((error as Error).message, 'Run "mcpwire serve --help" for the options.');
   }
+}
+
+/**
+ * Serves over stdio (until stdin ends: the transport exits the process then) or, with --http, over
+ * Streamable HTTP until the process is stopped. The URL goes to stderr, never to stdout.
+ */
+async function serveOn(server: McpServer, values: TransportValues, name: string): Promise<number> {
+  const maxMessageSize = values['max-message-size']
+    ? parseSize(values['max-message-size'], '--max-message-size')
+    : undefined;
+  if (values.http === undefined) {
+    if (values.host !== undefined) throw new UsageError('--host goes with --http PORT');
+    server.serveStdio({ maxMessageSize });
+    return new Promise<number>(() => {});
+  }
+  const port = Number(values.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--http takes a port number from 0 to 65535; got "${values.http}"`);
+  }
+  let listener: Awaited<ReturnType<McpServer['serveHttp']>>;
+  try {
+    listener = await server.serveHttp({ port, host: values.host, maxBodySize: maxMessageSize });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${code ?? (error as Error).message}`,
+      code === 'EADDRINUSE'
+        ? 'Another program uses that port; pick another, or 0 for any free port.'
+        : undefined,
+    );
+  }
+  process.stderr.write(`mcpwire serve ${name}: listening on ${listener.url}\n`);
+  const stop = () => void listener.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return new Promise<number>(() => {});
+}
+
+async function serveEverything(rest: string[]): Promise<number> {
+  const { values } = parse<TransportValues>(rest, { ...TRANSPORT_OPTIONS }, false);
+  const { createEverythingServer } = await import('../../servers/everything/index.js');
+  return serveOn(createEverythingServer({ version: packageVersion() }), values, 'everything');
+}
+
+async function serveFs(rest: string[]): Promise<number> {
+  const { values } = parse<{ root?: string[]; write?: boolean } & TransportValues>(
+    rest,
+    {
+      root: { type: 'string', multiple: true },
+      write: { type: 'boolean' },
+      ...TRANSPORT_OPTIONS,
+    },
+    false,
+  );
   const maxMessageSize = values['max-message-size']
     ? parseSize(values['max-message-size'], '--max-message-size')
     : undefined;
@@ -54,8 +141,63 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message, 'Give existing directories with --root DIR.');
   }
-  server.serveStdio({ maxMessageSize });
-  return new Promise<number>(() => {
-    // Runs until stdin ends; the stdio transport exits the process then.
-  });
+  return serveOn(server, values, 'fs');
+}
+
+async function serveSqlite(rest: string[]): Promise<number> {
+  const { values, positionals } = parse<
+    {
+      write?: boolean;
+      create?: boolean;
+      'max-rows'?: string;
+      'query-timeout'?: string;
+    } & TransportValues
+  >(
+    rest,
+    {
+      write: { type: 'boolean' },
+      create: { type: 'boolean' },
+      'max-rows': { type: 'string' },
+      'query-timeout': { type: 'string' },
+      ...TRANSPORT_OPTIONS,
+    },
+    true,
+  );
+  const [file, ...extra] = positionals;
+  if (file === undefined) {
+    throw new UsageError(
+      'which database? e.g. "mcpwire serve sqlite data.db"',
+      'Add --create to make a new one.',
+    );
+  }
+  if (extra.length > 0) {
+    throw new UsageError(
+      `serve sqlite takes one database file; got also ${extra.map((e) => `"${e}"`).join(', ')}`,
+    );
+  }
+  const { createSqliteServer, SqliteOpenError } = await import('../../servers/sqlite/index.js');
+  let sqlite: Awaited<ReturnType<typeof createSqliteServer>>;
+  try {
+    sqlite = await createSqliteServer({
+      file,
+      write: values.write,
+      create: values.create,
+      maxRows: positiveInteger(values['max-rows'], '--max-rows'),
+      queryTimeoutMs: positiveInteger(values['query-timeout'], '--query-timeout'),
+      version: packageVersion(),
+    });
+  } catch (error) {
+    if (error instanceof SqliteOpenError) throw new UsageError(error.message, error.hint);
+    throw error;
+  }
+  return serveOn(sqlite.server, values, 'sqlite');
+}
+
+function positiveInteger(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(`${option} takes a whole number of at least 1; got "${text}"`);
+  }
+  return value;
 }

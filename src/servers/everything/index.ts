@@ -1,0 +1,27 @@
+// `mcpwire serve everything`: every fixture the official conformance suite's server scenarios use, plus
+// the classic demo tools of the reference everything server. One McpServer serves any number of sessions
+// (stdio, or Streamable HTTP with many clients).
+
+import { McpServer } from '../../server/server.js';
+import { registerConformanceTools } from './conformance-tools.js';
+import { registerDemoTools } from './demo-tools.js';
+import { type ResourceOptions, registerPrompts, registerResources } from './resources-prompts.js';
+
+export interface EverythingServerOptions extends ResourceOptions {
+  version?: string;
+}
+
+export function createEverythingServer(options: EverythingServerOptions = {}): McpServer {
+  const server = new McpServer({
+    name: 'mcpwire-everything',
+    title: 'mcpwire everything',
+    version: options.version ?? '0.0.0',
+    instructions:
+      'A test and demo server: tools for every kind of content, logging, progress, sampling and elicitation; static, binary, templated and changing resources; prompts with arguments and completion.',
+  });
+  registerConformanceTools(server);
+  registerDemoTools(server);
+  registerResources(server, options);
+  registerPrompts(server);
+  return server;
+}

@@ -1,0 +1,24 @@
+// The messages between the server and its query processes (over the IPC channel of child_process.fork).
+
+import type { Cell } from './values.js';
+
+export type Parameters = unknown[] | Record<string, unknown>;
+
+/** Server → query process: run one statement. */
+export interface QueryJob {
+  id: number;
+  /** 'read' runs on a read-only connection and returns rows; 'write' on a writable one. */
+  mode: 'read' | 'write';
+  sql: string;
+  params?: Parameters | undefined;
+  /** Rows to return at most (reads); one more is looked at to tell whether there were more. */
+  maxRows: number;
+}
+
+/** Query process → server. Rows come in batches, then exactly one 'done', 'written' or 'failed'. */
+export type QueryReply =
+  | { type: 'started'; id: number; columns: string[] }
+  | { type: 'rows'; id: number; rows: Cell[][] }
+  | { type: 'done'; id: number; truncated: boolean }
+  | { type: 'written'; id: number; changes: number; lastInsertRowid: Cell; rows: Cell[][] }
+  | { type: 'failed'; id: number; message: string; code?: string | undefined };
