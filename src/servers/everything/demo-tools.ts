@@ -1,6 +1,7 @@
 // The classic demo tools of the reference "everything" server, so that people and benchmarks can use
 // this server the way they use that one.
 
+import { LOGGING_LEVELS } from '../../protocol/logging.js';
 import type { McpServer } from '../../server/server.js';
 import { delay, RED_PIXEL_PNG } from './assets.js';
 
