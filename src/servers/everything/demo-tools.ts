@@ -85,19 +85,9 @@ export function registerDemoTools(server: McpServer): void {
         'Sends one log message at each level, from debug to emergency; the client sees those at or above its level.',
     },
     (_args, ctx) => {
-      const levels = [
-        'debug',
-        'info',
-        'notice',
-        'warning',
-        'error',
-        'critical',
-        'alert',
-        'emergency',
-      ] as const;
-      for (const level of levels)
+      for (const level of LOGGING_LEVELS)
         ctx.log(level, `A ${level} message from the everything server`, 'everything');
-      return { content: [{ type: 'text', text: `Sent ${levels.length} log messages.` }] };
+      return { content: [{ type: 'text', text: `Sent ${LOGGING_LEVELS.length} log messages.` }] };
     },
   );
 
