@@ -15,6 +15,7 @@ const PEEK_BYTES = 4096;
 /** A header block longer than this is not a header block. */
 const MAX_HEADER_BYTES = 8192;
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 const CONTENT_LENGTH = 'content-length:';
 
 export interface DecoderEvents {
@@ -76,7 +77,8 @@ export class FrameDecoder {
       if (this.skipping) this.finishSkip();
       else if (this.partsSize > 0) this.emit(this.takeParts());
     } else if (this.framing === 'content-length') {
-      const pending = this.bodyRemaining >= 0 ? this.partsSize : (this.headerCarry?.length ?? 0);
+      // In a body, bodyRemaining counts the bytes still missing (it is never 0 there: a complete body resets it).
+      const pending = this.bodyRemaining >= 0 ? this.bodyRemaining : (this.headerCarry?.length ?? 0);
       if (pending > 0 || this.skipping) {
         this.events.framingError(
           `the stream ended inside a Content-Length frame (${this.bodyRemaining >= 0 ? `${this.bodyRemaining} body bytes` : 'header'} missing)`,
@@ -125,7 +127,7 @@ export class FrameDecoder {
       if (this.skipping) {
         this.skipping.size += nl - start;
         this.finishSkip();
-      } else if (this.partsSize + (nl - start) > this.limit) {
+      } else if (this.partsSize + (nl - start) - this.trailingCr(chunk, start, nl) > this.limit) {
         this.beginSkip(chunk.subarray(start, nl));
         this.finishSkip();
       } else if (this.partsSize === 0) {
@@ -141,12 +143,19 @@ export class FrameDecoder {
     const rest = chunk.subarray(start);
     if (this.skipping) {
       this.skipping.size += rest.length;
-    } else if (this.partsSize + rest.length > this.limit) {
+    } else if (this.partsSize + rest.length - (rest[rest.length - 1] === CR ? 1 : 0) > this.limit) {
+      // A last byte \r may be the start of the line's \r\n, which does not count towards the limit.
       this.beginSkip(rest);
     } else {
       this.parts.push(rest);
       this.partsSize += rest.length;
     }
+  }
+
+  /** 1 when the line ending at `nl` ends with \r (in this chunk or the parts before it): not message bytes. */
+  private trailingCr(chunk: Buffer, start: number, nl: number): number {
+    const last = nl > start ? chunk[nl - 1] : this.parts[this.parts.length - 1]?.at(-1);
+    return last === CR ? 1 : 0;
   }
 
   private emit(bytes: Buffer): void {

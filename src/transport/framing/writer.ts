@@ -47,7 +47,8 @@ export class FrameWriter {
 
   /** Resolves once everything queued so far has been written to the stream. */
   flush(): Promise<void> {
-    if (this.idle()) return Promise.resolve();
+    // Once failed, nothing more will be written, and no drain or write callback may ever come.
+    if (this.failed || this.idle()) return Promise.resolve();
     const done = new Promise<void>((resolve) => this.flushWaiters.push(resolve));
     if (!this.waitingForDrain) this.flushNow();
     return done;
