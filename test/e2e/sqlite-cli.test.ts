@@ -337,6 +337,29 @@ describe('next to serve fs in a host configuration', () => {
   });
 });
 
+describe('loading', () => {
+  it('better-sqlite3 is loaded only when a database is opened, not by the CLI or the module', async () => {
+    // A fresh process, so that nothing else has loaded it; the built modules, as the CLI runs them.
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const loaded = () => Object.keys(require.cache).some((k) => k.includes('better-sqlite3'));
+      await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'main.js'))});
+      await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'commands', 'serve.js'))});
+      const { createSqliteServer } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'servers', 'sqlite', 'index.js'))});
+      const before = loaded();
+      const sqlite = await createSqliteServer({ file: process.argv[1] });
+      console.log(JSON.stringify({ before, after: loaded() }));
+      sqlite.close();`;
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--input-type=module', '-e', script, fixture], (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
+    });
+    assert.deepEqual(JSON.parse(output), { before: false, after: true });
+  });
+});
+
 describe('mcpwire doctor', () => {
   for (const extra of [[], ['--write']]) {
     it(`passes every check against serve sqlite ${extra.join(' ')}`.trim(), async () => {
