@@ -107,10 +107,42 @@ interface PendingRequest {
   onAbort: (() => void) | undefined;
 }
 
-interface IncomingRequest {
-  controller: AbortController;
+/**
+ * An incoming request in flight. Its AbortController is made only when someone reads the handler's
+ * `signal` or the request must be aborted: most handlers never look at it, and creating one per request
+ * was the largest single cost of answering a request.
+ */
+class IncomingRequest implements RequestContext {
+  private controller: AbortController | undefined;
   /** Set when the peer cancelled it: its response is then never sent. */
-  cancelled: boolean;
+  cancelled = false;
+  answered = false;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly progressToken: ProgressToken | undefined,
+    private readonly connection: Connection,
+  ) {}
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.controller ??= new AbortController();
+    this.controller.abort(reason);
+  }
+
+  sendProgress(progress: Progress): void {
+    if (this.answered || this.progressToken === undefined || this.connection.closed) return;
+    this.connection.notify(
+      PROGRESS_NOTIFICATION,
+      { progressToken: this.progressToken, ...progress },
+      { relatedRequestId: this.id },
+    );
+  }
 }
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -369,23 +401,11 @@ export class Connection {
       else this.transport.send(response);
       return;
     }
-    const state: IncomingRequest = { controller: new AbortController(), cancelled: false };
+    const state = new IncomingRequest(id, method, readProgressToken(message.params), this);
     this.incoming.set(id, state);
     batch?.expect();
-    const progressToken = readProgressToken(message.params);
-    let answered = false;
-    const context: RequestContext = {
-      id,
-      method,
-      signal: state.controller.signal,
-      progressToken,
-      sendProgress: (progress) => {
-        if (answered || progressToken === undefined || this.closeReason) return;
-        this.notify(PROGRESS_NOTIFICATION, { progressToken, ...progress }, { relatedRequestId: id });
-      },
-    };
     const finish = (response: JsonRpcResponse) => {
-      answered = true;
+      state.answered = true;
       if (this.incoming.get(id) === state) this.incoming.delete(id);
       const silent = state.cancelled || this.closeReason !== undefined;
       if (batch) batch.settle(silent ? undefined : response);
@@ -394,7 +414,7 @@ export class Connection {
     };
     let result: unknown;
     try {
-      result = handler(message.params, context);
+      result = handler(message.params, state);
     } catch (error) {
       finish(this.errorFromHandler(method, id, error));
       return;
@@ -437,7 +457,7 @@ export class Connection {
     const state = this.incoming.get(requestId);
     if (!state || state.cancelled) return;
     state.cancelled = true;
-    state.controller.abort(
+    state.abort(
       new RequestCancelledError(
         String(requestId),
         typeof reason === 'string' ? new Error(reason) : undefined,
@@ -524,7 +544,7 @@ export class Connection {
     if (this.closeReason) return;
     this.closeReason = reason;
     this.rejectAllPending(reason);
-    for (const state of this.incoming.values()) state.controller.abort(new Error(reason.message));
+    for (const state of this.incoming.values()) state.abort(new Error(reason.message));
     for (const listener of this.closeListeners.splice(0)) listener(reason);
   }
 

@@ -51,7 +51,9 @@ export async function dispatchModern(
       clientCapabilities: envelope.clientCapabilities,
       clientInfo: envelope.clientInfo,
       sessionState: new Map(),
-      signal: connectionContext.signal,
+      get signal() {
+        return connectionContext.signal;
+      },
       sendProgress: (update) => connectionContext.sendProgress(update),
       log: (level, data, logger) => {
         // Logging is per request here: only when the request asked for it, at its level.

@@ -33,7 +33,10 @@ export function buildContext(source: ContextSource): RequestContext {
     return source.ask<T>(method, params, options);
   };
   return {
-    signal: source.signal,
+    // A getter, so the connection makes the request's AbortController only if a handler asks for it.
+    get signal() {
+      return source.signal;
+    },
     requestId: source.requestId,
     protocolVersion: source.protocolVersion,
     clientCapabilities: capabilities,

@@ -333,7 +333,9 @@ export class ServerSession {
       clientCapabilities: this.clientCapabilitiesValue,
       clientInfo: this.clientInfoValue,
       sessionState: this.state,
-      signal: ctx.signal,
+      get signal() {
+        return ctx.signal;
+      },
       sendProgress: (update) => {
         if (!atLeast(codec.version, '2025-03-26')) delete update.message;
         ctx.sendProgress(update);
