@@ -6,7 +6,16 @@ import type { JsonRpcId } from '../jsonrpc/messages.js';
 import type { AskOptions, RequestContext } from './context.js';
 import { CapabilityError } from './errors.js';
 import { Method } from './methods.js';
-import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from './types.js';
 
 type ProgressUpdate = { progress: number; total?: number; message?: string };
 
@@ -16,7 +25,8 @@ export interface ContextSource {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   sessionState: Map<unknown, unknown>;
-  signal: AbortSignal;
+  /** Read only when a handler reads `context.signal` (making one costs more than the rest of a request). */
+  readonly signal: AbortSignal;
   sendProgress(update: ProgressUpdate): void;
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Sends a request to the client (or asks for it through an input_required result). */
@@ -26,44 +36,84 @@ export interface ContextSource {
 }
 
 export function buildContext(source: ContextSource): RequestContext {
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  const capabilities = source.clientCapabilities;
-  const ask = <T>(method: string, capability: string, params: unknown, options?: AskOptions): Promise<T> => {
-    if (!(capability in capabilities)) return Promise.reject(source.missingCapability(capability, method));
-    return source.ask<T>(method, params, options);
-  };
-  return {
-    // A getter, so the connection makes the request's AbortController only if a handler asks for it.
-    get signal() {
-      return source.signal;
-    },
-    requestId: source.requestId,
-    protocolVersion: source.protocolVersion,
-    clientCapabilities: capabilities,
-    clientInfo: source.clientInfo,
-    sessionState: source.sessionState,
-    progress: (progress, total, message) => {
+  return new HandlerContext(source);
+}
+
+/**
+ * The context as a class: one object per request instead of a closure per method. The methods are
+ * getters that hand out functions bound on first use, so `async (args, { progress, signal }) => ...`
+ * works as well as `ctx.progress(...)`.
+ */
+class HandlerContext implements RequestContext {
+  readonly requestId: JsonRpcId;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly sessionState: Map<unknown, unknown>;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+  private bound: Partial<Pick<RequestContext, 'progress' | 'log' | 'sample' | 'elicit' | 'listRoots'>> = {};
+
+  constructor(private readonly source: ContextSource) {
+    this.requestId = source.requestId;
+    this.protocolVersion = source.protocolVersion;
+    this.clientCapabilities = source.clientCapabilities;
+    this.clientInfo = source.clientInfo;
+    this.sessionState = source.sessionState;
+  }
+
+  get signal(): AbortSignal {
+    return this.source.signal;
+  }
+
+  get progress(): RequestContext['progress'] {
+    this.bound.progress ??= (progress, total, message) => {
       // The specification requires progress to increase with every notification.
-      if (!(progress > lastProgress)) return;
-      lastProgress = progress;
+      if (!(progress > this.lastProgress)) return;
+      this.lastProgress = progress;
       const update: ProgressUpdate = { progress };
       if (total !== undefined) update.total = total;
       if (message !== undefined) update.message = message;
-      source.sendProgress(update);
-    },
-    log: (level, data, logger) => source.log(level, data, logger),
-    sample: (params, options) => ask(Method.SamplingCreateMessage, 'sampling', params, options),
-    elicit: (params, options) => {
+      this.source.sendProgress(update);
+    };
+    return this.bound.progress;
+  }
+
+  get log(): RequestContext['log'] {
+    this.bound.log ??= (level, data, logger) => this.source.log(level, data, logger);
+    return this.bound.log;
+  }
+
+  get sample(): RequestContext['sample'] {
+    this.bound.sample ??= (params: CreateMessageRequestParams, options?: AskOptions) =>
+      this.ask<CreateMessageResult>(Method.SamplingCreateMessage, 'sampling', params, options);
+    return this.bound.sample;
+  }
+
+  get elicit(): RequestContext['elicit'] {
+    this.bound.elicit ??= (params: ElicitRequestParams, options?: AskOptions) => {
       if (params.mode === 'url') {
-        const elicitation = capabilities.elicitation as Record<string, unknown> | undefined;
+        const elicitation = this.clientCapabilities.elicitation as Record<string, unknown> | undefined;
         if (!elicitation || !('url' in elicitation)) {
-          return Promise.reject(source.missingCapability('elicitation.url', Method.ElicitationCreate));
+          return Promise.reject(this.source.missingCapability('elicitation.url', Method.ElicitationCreate));
         }
       }
-      return ask(Method.ElicitationCreate, 'elicitation', params, options);
-    },
-    listRoots: (options) => ask(Method.RootsList, 'roots', {}, options),
-  };
+      return this.ask<ElicitResult>(Method.ElicitationCreate, 'elicitation', params, options);
+    };
+    return this.bound.elicit;
+  }
+
+  get listRoots(): RequestContext['listRoots'] {
+    this.bound.listRoots ??= (options?: AskOptions) =>
+      this.ask<ListRootsResult>(Method.RootsList, 'roots', {}, options);
+    return this.bound.listRoots;
+  }
+
+  private ask<T>(method: string, capability: string, params: unknown, options?: AskOptions): Promise<T> {
+    if (!(capability in this.clientCapabilities)) {
+      return Promise.reject(this.source.missingCapability(capability, method));
+    }
+    return this.source.ask<T>(method, params, options);
+  }
 }
 
 export function legacyMissingCapability(capability: string, method: string): Error {

@@ -12,12 +12,13 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
 import type { Transport } from '../transport/transport.js';
 import { codecFor, type RevisionCodec } from './codec.js';
+import type { AskOptions } from './context.js';
 import { invalidParams, ToolInputError } from './errors.js';
 import { isLoggingLevel, passesLevel } from './logging.js';
 import { Method, Notification } from './methods.js';
 import { type CacheHints, isModernRequest, MetaKey } from './modern.js';
 import { dispatchModern } from './modern-dispatch.js';
-import { buildContext, legacyMissingCapability } from './request-context.js';
+import { buildContext, type ContextSource, legacyMissingCapability } from './request-context.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -327,28 +328,7 @@ export class ServerSession {
     const handler = this.server.handler(method);
     if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     const codec = this.requireInitialized(method);
-    const context = buildContext({
-      requestId: ctx.id,
-      protocolVersion: codec.version,
-      clientCapabilities: this.clientCapabilitiesValue,
-      clientInfo: this.clientInfoValue,
-      sessionState: this.state,
-      get signal() {
-        return ctx.signal;
-      },
-      sendProgress: (update) => {
-        if (!atLeast(codec.version, '2025-03-26')) delete update.message;
-        ctx.sendProgress(update);
-      },
-      log: (level, data, logger) => this.log(level, data, logger, ctx.id),
-      ask: (askMethod, askParams, options) =>
-        this.connection.request(askMethod, askParams, {
-          signal: ctx.signal,
-          timeout: options?.timeout,
-          relatedRequestId: ctx.id,
-        }),
-      missingCapability: legacyMissingCapability,
-    });
+    const context = buildContext(new HandshakeRequestSource(this, codec, ctx));
     let result: Record<string, unknown>;
     try {
       result = await handler(params, context, this);
@@ -359,6 +339,55 @@ export class ServerSession {
       result = { content: [{ type: 'text', text: error.message }], isError: true };
     }
     return codec.encodeResult(method, result);
+  }
+}
+
+/** What a handshake-era handler's context reaches through: the session and the connection's request. */
+class HandshakeRequestSource implements ContextSource {
+  constructor(
+    private readonly session: ServerSession,
+    private readonly codec: RevisionCodec,
+    private readonly request: ConnectionRequestContext,
+  ) {}
+
+  get requestId(): JsonRpcId {
+    return this.request.id;
+  }
+  get protocolVersion(): string {
+    return this.codec.version;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.session.clientCapabilities;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.session.clientInfo;
+  }
+  get sessionState(): Map<unknown, unknown> {
+    return this.session.state;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  sendProgress(update: { progress: number; total?: number; message?: string }): void {
+    if (!atLeast(this.codec.version, '2025-03-26')) delete update.message;
+    this.request.sendProgress(update);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    this.session.log(level, data, logger, this.request.id);
+  }
+
+  ask<T>(method: string, params: unknown, options?: AskOptions): Promise<T> {
+    return this.session.connection.request<T>(method, params, {
+      signal: this.request.signal,
+      timeout: options?.timeout,
+      relatedRequestId: this.request.id,
+    });
+  }
+
+  missingCapability(capability: string, method: string): Error {
+    return legacyMissingCapability(capability, method);
   }
 }
 
