@@ -15,7 +15,10 @@ const commands: Record<string, Command> = {
     summary: "the seed's JSON-RPC exchange with a filesystem server, live",
     load: () => import('./commands/demo.js'),
   },
-  serve: { summary: 'run a built-in MCP server on stdio (fs)', load: () => import('./commands/serve.js') },
+  serve: {
+    summary: 'run a built-in MCP server on stdio or Streamable HTTP (fs, sqlite, everything)',
+    load: () => import('./commands/serve.js'),
+  },
   tools: { summary: 'list the tools of servers', load: () => import('./commands/tools.js') },
   call: {
     summary: 'call a tool: mcpwire call TOOL key=value -- COMMAND',
