@@ -131,6 +131,14 @@ const CASES: Case[] = [
     details: /the server exited before a response to a 4 MiB request \(exit code 1\)/,
     control: 'handshake',
   },
+  {
+    fixture: 'cuts-large-responses',
+    fault: 'cuts large responses into lines',
+    check: 'large-response',
+    details:
+      /waited 5000 ms for a response to "tools\/call"; what came instead \(\d+ line\(s\)\): \(not JSON\)/,
+    control: 'large-request',
+  },
 ];
 
 // A few runs at a time: each runs two servers at once, and too many at once slow every start down.

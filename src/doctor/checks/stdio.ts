@@ -67,6 +67,38 @@ export const stdioChecks: Check[] = [
     },
   },
   {
+    id: 'large-response',
+    title: 'a 4 MiB response arrives whole, as one line of valid JSON',
+    rule: { source: STDIO, text: 'Messages may be large; each one is a single line of JSON.' },
+    hint: 'Write each message with one newline at its end, and honour back-pressure (wait for "drain") so a large write is never cut or interleaved.',
+    async run(peer) {
+      // A black box answers large only when asked to repeat something: an `echo` tool does, and so does
+      // an error message that quotes the unknown method it names. Nothing else is called: tools may act.
+      const init = await peer.initialize();
+      const size = 4 * 1024 * 1024;
+      const echo = (init.capabilities as Record<string, unknown>).tools
+        ? (
+            (await peer.request('tools/list', {})).result as { tools?: Array<Record<string, unknown>> }
+          )?.tools?.find((t) => t.name === 'echo')
+        : undefined;
+      const property = Object.keys(
+        ((echo?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ??
+          {}) as object,
+      )[0];
+      const response =
+        echo && property
+          ? await peer.request('tools/call', { name: 'echo', arguments: { [property]: 'x'.repeat(size) } })
+          : await peer.request(`doctor/${'x'.repeat(size)}`, {});
+      const length = peer.frames.find((f) => f.value === response)?.text.length ?? 0;
+      if (length < size) {
+        return skip(
+          `the server's answer was ${length} bytes (it did not repeat the ${echo ? 'echo argument' : 'unknown method name'}); no way to ask it for a large response`,
+        );
+      }
+      return undefined;
+    },
+  },
+  {
     id: 'stdout-purity',
     title: 'stdout carries only JSON-RPC messages',
     rule: {
