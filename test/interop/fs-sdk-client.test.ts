@@ -10,8 +10,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -22,6 +21,7 @@ import {
   removeDir,
   specErrors,
 } from '../support/fs-harness.js';
+import { connectRecordedSdkClient } from '../support/sdk-stdio-client.js';
 
 const REVISION = '2025-11-25';
 
@@ -47,9 +47,8 @@ type Content = Array<{ type: string; text?: string; data?: string; mimeType?: st
 let base: string;
 let root: string;
 let client: Client;
-let transport: StdioClientTransport;
-const sent: JSONRPCMessage[] = [];
-const received: JSONRPCMessage[] = [];
+let sent: JSONRPCMessage[];
+let received: JSONRPCMessage[];
 
 before(async () => {
   base = await makeTempDir('mcpwire-fs-sdk-');
@@ -64,24 +63,11 @@ before(async () => {
   await writeFile(path.join(root, 'image.png'), PNG);
   await writeFile(path.join(root, 'edit.txt'), 'hello world\n');
 
-  transport = new StdioClientTransport({
+  ({ client, sent, received } = await connectRecordedSdkClient({
     command: process.execPath,
     args: [BIN, 'serve', 'fs', '--root', root, '--write'],
     cwd: REPO_ROOT,
-    stderr: 'pipe',
-  });
-  // Recorded before the SDK installs its own handler, which calls this one first.
-  transport.onmessage = (message) => {
-    received.push(message);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage) => {
-    sent.push(message);
-    return send(message);
-  };
-
-  client = new Client({ name: 'sdk-interop', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport);
+  }));
 });
 
 after(async () => {

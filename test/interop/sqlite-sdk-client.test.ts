@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BIG, buildFixture, makeTempDir, query, removeDir, specErrors } from '../servers/sqlite-harness.js';
 import { PACKAGE_VERSION } from '../support/fs-harness.js';
+import { connectRecordedSdkClient } from '../support/sdk-stdio-client.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');
@@ -35,29 +35,18 @@ type Content = Array<{ type: string; text?: string }>;
 let directory: string;
 let file: string;
 let client: Client;
-const sent: JSONRPCMessage[] = [];
-const received: JSONRPCMessage[] = [];
+let sent: JSONRPCMessage[];
+let received: JSONRPCMessage[];
 
 before(async () => {
   directory = await makeTempDir('mcpwire-sqlite-sdk-');
   file = path.join(directory, 'fixture.db');
   buildFixture(file);
-  const transport = new StdioClientTransport({
+  ({ client, sent, received } = await connectRecordedSdkClient({
     command: process.execPath,
     args: [BIN, 'serve', 'sqlite', file, '--write'],
     cwd: ROOT,
-    stderr: 'pipe',
-  });
-  transport.onmessage = (message) => {
-    received.push(message);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = (message: JSONRPCMessage) => {
-    sent.push(message);
-    return send(message);
-  };
-  client = new Client({ name: 'sdk-interop', version: '1.0.0' }, { capabilities: {} });
-  await client.connect(transport);
+  }));
 });
 
 after(async () => {
