@@ -106,23 +106,58 @@ function bench() {
   for (const suite of results.suites) {
     for (const section of suite.sections) {
       const ratios = section.ratioColumns ?? [];
+      const metrics = section.metricColumns ?? [];
+      const columns = [
+        { header: 'case', cell: (row) => row.case },
+        { header: 'subject', cell: (row) => row.subject },
+        {
+          // A row without a time is skipped, failed (its note says so) or untimed (a memory table, say).
+          header: 'median',
+          cell: (row) =>
+            row.medianMs === undefined
+              ? row.metrics
+                ? ''
+                : (row.note ?? (row.failed ? 'failed' : 'skipped'))
+              : `${number(row.medianMs, 1)} ms`,
+        },
+        {
+          header: 'rate',
+          cell: (row) =>
+            row.throughput === undefined
+              ? ''
+              : `${number(row.throughput, row.throughput > 100 ? 0 : 1)} ${row.unit ?? ''}`,
+        },
+        ...ratios.map((r) => ({
+          header: r.header,
+          cell: (row) => (row.ratios?.[r.key] === undefined ? '' : `${number(row.ratios[r.key])}x`),
+        })),
+        ...metrics.map((m) => ({
+          header: m.header,
+          cell: (row) =>
+            row.metrics?.[m.key] === undefined
+              ? ''
+              : `${number(row.metrics[m.key], m.digits ?? 1)}${m.suffix ?? ''}`,
+        })),
+        {
+          header: 'peak RSS',
+          cell: (row) =>
+            Object.entries(row.peakRssMiB ?? {})
+              .map(([process, mib]) => `${process} ${number(mib, 0)} MiB`)
+              .join(', '),
+        },
+        {
+          header: 'target',
+          cell: (row) => (row.target ? `${row.target.text} ${row.target.met ? '✅' : '❌'}` : ''),
+        },
+      ];
+      const cells = section.rows.map((row) => columns.map((c) => c.cell(row)));
+      // Columns with nothing in them (no rates in a memory table, no targets) are left out.
+      const keep = columns.map((_, i) => cells.some((row) => row[i] !== ''));
+      const pick = (list) => list.filter((_, i) => keep[i]);
       lines.push(`**${section.title}**`, '');
-      lines.push(`| case | subject | median | rate | ${ratios.map((r) => r.header).join(' | ')} | target |`);
-      lines.push(`| --- | --- | --- | --- | ${ratios.map(() => '---').join(' | ')} | --- |`);
-      for (const row of section.rows) {
-        const median = row.medianMs === undefined ? (row.note ?? '') : `${number(row.medianMs, 1)} ms`;
-        const rate =
-          row.throughput === undefined
-            ? ''
-            : `${number(row.throughput, row.throughput > 100 ? 0 : 1)} ${row.unit ?? ''}`;
-        const cells = ratios.map((r) =>
-          row.ratios?.[r.key] === undefined ? '' : `${number(row.ratios[r.key])}x`,
-        );
-        const target = row.target ? `${row.target.text} ${row.target.met ? '✅' : '❌'}` : '';
-        lines.push(
-          `| ${row.case} | ${row.subject} | ${median} | ${rate} | ${cells.join(' | ')} | ${target} |`,
-        );
-      }
+      lines.push(`| ${pick(columns.map((c) => c.header)).join(' | ')} |`);
+      lines.push(`| ${pick(columns.map(() => '---')).join(' | ')} |`);
+      for (const row of cells) lines.push(`| ${pick(row).join(' | ')} |`);
       for (const note of section.notes ?? []) lines.push('', `_${note}_`);
       lines.push('');
     }

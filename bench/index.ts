@@ -1,0 +1,110 @@
+// `npm run bench`: builds mcpwire, then runs every suite and prints one table per section; the results go
+// to bench/results/latest.json as well, for the README.
+//
+//   npm run bench                  everything (a few minutes on 2 cores)
+//   npm run bench -- --quick       a fast smoke run: small workloads, few runs
+//   npm run bench -- --only NAME   only the named suites (comma-separated or repeated)
+//
+// Adding a suite: write bench/suites/NAME.ts exporting a `Suite` (see bench/lib/suite.ts) and add it to
+// SUITES below.
+
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from './lib/cli.js';
+import { formatMs } from './lib/format.js';
+import { renderSection } from './lib/report.js';
+import { environment, type SuiteResult, versions, writeResults } from './lib/results.js';
+import type { Suite } from './lib/suite.js';
+import { canCollectGarbage } from './lib/timing.js';
+import { client } from './suites/client.js';
+import { framing } from './suites/framing.js';
+import { roundtrip } from './suites/roundtrip.js';
+import { server } from './suites/server.js';
+import { trace } from './suites/trace.js';
+
+const SUITES: Suite[] = [framing, roundtrip, server, client, trace];
+
+const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseArgs>;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    return 2;
+  }
+  if (options.help) {
+    console.log('usage: npm run bench -- [--quick] [--only NAME[,NAME...]]\n\nsuites:');
+    for (const suite of SUITES) console.log(`  ${suite.name.padEnd(12)} ${suite.description}`);
+    return 0;
+  }
+  const unknown = options.only.filter((name) => !SUITES.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    console.error(
+      `bench: no suite named ${unknown.join(', ')}; there are ${SUITES.map((s) => s.name).join(', ')}`,
+    );
+    return 2;
+  }
+  if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+    console.error('bench: dist/ is missing; run `npm run build` first (`npm run bench` does)');
+    return 2;
+  }
+  const suites = options.only.length === 0 ? SUITES : SUITES.filter((s) => options.only.includes(s.name));
+  const env = environment();
+  const load = loadavg()[0]!;
+  const header = [
+    `mcpwire benchmarks${options.quick ? ' (--quick: small workloads, indicative only)' : ''}`,
+    `node ${env.node}, ${env.platform} ${env.arch}, ${env.cores} x ${env.cpu}, ${env.memoryGiB} GiB`,
+    `garbage collected between runs: ${canCollectGarbage ? 'yes' : 'no (run node with --expose-gc)'}; load average at start: ${load.toFixed(2)}`,
+  ];
+  if (load > env.cores * 0.5) {
+    header.push(
+      `warning: the machine is busy (load ${load.toFixed(2)} on ${env.cores} cores); expect noisy numbers`,
+    );
+  }
+  console.log(`${header.join('\n')}\n`);
+
+  const started = performance.now();
+  const results: SuiteResult[] = [];
+  for (const suite of suites) {
+    const suiteStart = performance.now();
+    const sections = await suite.run({
+      quick: options.quick,
+      progress: (message) => process.stderr.write(`${message}\n`),
+    });
+    const durationMs = performance.now() - suiteStart;
+    results.push({ name: suite.name, description: suite.description, durationMs, sections });
+    for (const section of sections) console.log(`${renderSection(section)}\n`);
+    process.stderr.write(`${suite.name}: done in ${formatMs(durationMs)}\n`);
+  }
+  const durationMs = performance.now() - started;
+
+  writeResults(RESULTS_FILE, {
+    generatedAt: new Date().toISOString(),
+    options: { quick: options.quick, only: options.only },
+    environment: { ...env, loadAverageAtStart: load },
+    versions: versions({
+      mcpwire: new URL('../package.json', import.meta.url),
+      '@modelcontextprotocol/sdk': new URL(
+        '../node_modules/@modelcontextprotocol/sdk/package.json',
+        import.meta.url,
+      ),
+    }),
+    durationMs,
+    suites: results,
+  });
+
+  const targets = results.flatMap((r) =>
+    r.sections.flatMap((s) => s.rows.filter((row) => row.target).map((row) => ({ row, suite: r.name }))),
+  );
+  const missed = targets.filter((t) => !t.row.target!.met);
+  console.log(
+    `targets: ${targets.length - missed.length} of ${targets.length} met${missed.length ? `; missed: ${missed.map((t) => `${t.suite} ${t.row.case} (${t.row.target!.text})`).join('; ')}` : ''}`,
+  );
+  console.log(`total ${formatMs(durationMs)}; results written to bench/results/latest.json`);
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,76 @@
+// What the server, client and trace suites share: MCP client peers (bench/peers/*-mcp-client.mjs, driven
+// through bench/peers/mcp-driver.mjs) each talking to a server command of their own.
+
+import { PEERS_DIR, Peer } from './peer.js';
+import { median } from './timing.js';
+
+/** One tools/call run, as mcp-driver.mjs reports it; serverCpuMs is absent off Linux. */
+export interface CallRun {
+  ms: number;
+  clientCpuMs: number;
+  serverCpuMs?: number;
+}
+
+/** A read, timed, or how it failed (then `ms` is the time until it did). */
+export interface ReadRun {
+  ms: number;
+  failed?: string;
+}
+
+/** Peak RSS of a client peer and of its child process (server or proxy; absent off Linux), in KiB. */
+export interface PeerStats {
+  clientPeakRssKiB: number;
+  serverPeakRssKiB?: number;
+}
+
+export interface ColdRun {
+  ms: number;
+  peakRssKiB?: number;
+}
+
+/** `node bench/peers/SCRIPT CONFIG` as a command line. */
+export function nodeScript(script: string, config?: unknown): string[] {
+  const args = [process.execPath, `${PEERS_DIR}${script}`];
+  if (config !== undefined) args.push(JSON.stringify(config));
+  return args;
+}
+
+export interface ClientSpec {
+  /** The client script in bench/peers. */
+  client: string;
+  /** The server command line the client spawns. */
+  server: string[];
+  /** More configuration for the client script. */
+  config?: Record<string, unknown>;
+}
+
+/** Starts a client peer per spec (each spawns its server and initializes), runs `body`, closes them. */
+export async function withClients<T>(
+  specs: readonly ClientSpec[],
+  body: (peers: Peer[]) => Promise<T>,
+): Promise<T> {
+  const peers: Peer[] = [];
+  try {
+    for (const spec of specs) {
+      peers.push(await Peer.start(spec.client, { config: { ...spec.config, server: spec.server } }));
+    }
+    const result = await body(peers);
+    for (const peer of peers) await peer.close();
+    return result;
+  } finally {
+    for (const peer of peers) peer.kill();
+  }
+}
+
+/** Peak RSS for a row, leaving out what could not be measured. */
+export function peakRss(entries: Record<string, number | undefined>): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const [name, kib] of Object.entries(entries)) if (kib !== undefined) out[name] = kib / 1024;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The median of the values that are there, or undefined if none is. */
+export function medianOf(values: ReadonlyArray<number | undefined>): number | undefined {
+  const present = values.filter((v): v is number => v !== undefined);
+  return present.length > 0 ? median(present) : undefined;
+}

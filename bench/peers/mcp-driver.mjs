@@ -1,0 +1,161 @@
+// The client side of the server, client and trace benchmarks, shared by every MCP client (hand-written,
+// mcpwire, SDK) so that each runs exactly the same workload: calls of the `echo` tool and reads of the
+// text resources bench://text/BYTES (see mcp-text.mjs), against the server command in argv[2]:
+//   {"server": ["/path/to/node", "raw-mcp-server.mjs", ...]}
+// A client module calls `driveMcp(connect)`, where `connect(command, args)` starts the server, performs
+// the initialize handshake and returns
+//   { pid, echo(text): Promise<CallToolResult>, read(uri): Promise<ReadResourceResult>, close(): Promise<void> }
+// and may add `extra` commands of its own (the hand-written client's cold starts).
+//
+// The benchmark (bench/lib/peer.ts) starts a client with an IPC channel and sends it one command at a time:
+//   { op: 'serial', calls }             `calls` tool calls, one in flight        -> { ms, clientCpuMs, serverCpuMs }
+//   { op: 'pipelined', calls, window }  `calls` tool calls, `window` in flight   -> { ms, clientCpuMs, serverCpuMs }
+//   { op: 'read', bytes }               one resources/read of BYTES characters   -> { ms, failed?: reason }
+//   { op: 'stats' }                     peak RSS of client and server            -> { clientPeakRssKiB, serverPeakRssKiB }
+//   { op: 'close' }                     stop the server, then exit               -> {}
+// The server's CPU time and peak RSS are read from /proc/PID (Linux; absent elsewhere), so that no server
+// needs anything beyond MCP itself. Through `mcpwire trace`, PID is the proxy's.
+
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { checkResourceText, resourceUri } from './mcp-text.mjs';
+
+const gc = globalThis.gc ?? (() => {});
+/** Clock ticks per second of /proc/PID/stat; 100 on every Linux that node runs on in practice. */
+const CLOCK_TICKS = 100;
+
+function checkEcho(result, text) {
+  const got = result?.content?.[0]?.text;
+  if (got !== text) throw new Error(`wrong tool result for "${text}": ${JSON.stringify(result)}`);
+}
+
+async function serial(client, calls) {
+  const start = performance.now();
+  for (let n = 0; n < calls; n++) {
+    const text = `hello ${n}`;
+    checkEcho(await client.echo(text), text);
+  }
+  return performance.now() - start;
+}
+
+function pipelined(client, calls, window) {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let done = 0;
+    const next = () => {
+      if (done === calls) {
+        resolve(performance.now() - start);
+        return;
+      }
+      if (sent === calls) return;
+      const text = `hello ${sent++}`;
+      client.echo(text).then((result) => {
+        try {
+          checkEcho(result, text);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        done++;
+        next();
+      }, reject);
+    };
+    for (let i = 0; i < window; i++) next();
+  });
+}
+
+async function read(client, bytes) {
+  gc();
+  const start = performance.now();
+  let result;
+  try {
+    result = await client.read(resourceUri(bytes));
+  } catch (error) {
+    return { failed: error?.message ?? String(error), ms: performance.now() - start };
+  }
+  const ms = performance.now() - start;
+  const wrong = checkResourceText(result?.contents?.[0]?.text, bytes);
+  if (wrong) throw new Error(`read of ${bytes} bytes: ${wrong}`);
+  return { ms };
+}
+
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** User + system CPU time of another process in ms, from /proc; undefined where there is none. */
+export function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Peak RSS (VmHWM) of a process in KiB, from /proc; undefined where there is none. */
+export function processPeakRssKiB(pid = 'self') {
+  try {
+    const match = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) return Number(match[1]);
+  } catch {
+    // Not Linux, or the process is gone.
+  }
+  return pid === 'self' ? process.resourceUsage().maxRSS : undefined;
+}
+
+async function withCpu(client, work) {
+  gc();
+  const serverBefore = processCpuMs(client.pid);
+  const clientBefore = cpuMs();
+  const ms = await work();
+  const clientCpuMs = cpuMs() - clientBefore;
+  const serverAfter = processCpuMs(client.pid);
+  const serverCpuMs =
+    serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore;
+  return { ms, clientCpuMs, serverCpuMs };
+}
+
+export async function driveMcp(connect, extra = {}) {
+  const config = JSON.parse(process.argv[2] ?? '{}');
+  const [command, ...args] = config.server;
+  let client = await connect(command, args);
+  const execute = async (message) => {
+    switch (message.op) {
+      case 'serial':
+        return withCpu(client, () => serial(client, message.calls));
+      case 'pipelined':
+        return withCpu(client, () => pipelined(client, message.calls, message.window));
+      case 'read': {
+        const outcome = await read(client, message.bytes);
+        if (outcome.failed) {
+          // A client that failed a read may be left mid-message: start over with a fresh server.
+          await client.close().catch(() => {});
+          client = await connect(command, args);
+        }
+        return outcome;
+      }
+      case 'stats':
+        return { clientPeakRssKiB: processPeakRssKiB(), serverPeakRssKiB: processPeakRssKiB(client.pid) };
+      case 'close':
+        await client.close();
+        return {};
+      default:
+        if (extra[message.op]) return extra[message.op](command, args, message);
+        throw new Error(`unknown command ${JSON.stringify(message)}`);
+    }
+  };
+  process.on('message', (message) => {
+    execute(message).then(
+      (reply) => {
+        process.send({ ok: true, ...reply });
+        if (message.op === 'close') process.disconnect();
+      },
+      (error) => process.send({ ok: false, error: error?.stack ?? String(error) }),
+    );
+  });
+  process.send({ ok: true, ready: true });
+}
