@@ -52,7 +52,18 @@ export async function run(argv: string[]): Promise<number> {
 
   const out = values.log ? createWriteStream(values.log, { flags: 'a' }) : process.stderr;
   const colour = !values.log && process.stderr.isTTY === true && !process.env.NO_COLOR;
-  const record = (r: TraceRecord) => out.write(formatRecord(r, format, colour));
+  // Records made in one turn of the event loop go out in one write: a write per message would cost the
+  // proxy a system call (or a thread-pool round trip, for a file) on the path of every round trip.
+  let pending: string[] = [];
+  const flushRecords = () => {
+    const text = pending.join('');
+    pending = [];
+    if (text !== '') out.write(text);
+  };
+  const record = (r: TraceRecord) => {
+    if (pending.length === 0) setImmediate(flushRecords);
+    pending.push(formatRecord(r, format, colour));
+  };
   const now = () => new Date().toISOString();
 
   const monitor = new WireMonitor({
@@ -119,6 +130,7 @@ export async function run(argv: string[]): Promise<number> {
       untrack();
       monitor.serverExited(signal ? `was killed by ${signal}` : `exited with code ${code}`);
       record({ type: 'exit', time: now(), code, signal });
+      flushRecords();
       process.stdin.pause();
       const finish = () => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1));
       if (out !== process.stderr) (out as NodeJS.WritableStream).end(finish);
