@@ -9,7 +9,7 @@ import {
   type Progress,
   type RequestOptions,
 } from '../jsonrpc/connection.js';
-import type { CloseReason } from '../jsonrpc/errors.js';
+import { type CloseReason, ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import { Method, Notification } from '../protocol/methods.js';
 import { LATEST_MODERN_VERSION, MetaKey } from '../protocol/modern.js';
 import type {
@@ -163,15 +163,24 @@ export class McpClient {
     }
     this.eraValue = 'handshake';
     rememberEra(this.options.serverKey, 'handshake');
-    const result = await connection.request<InitializeResult>(
-      Method.Initialize,
-      {
-        protocolVersion: this.options.protocolVersion ?? LATEST_HANDSHAKE_VERSION,
-        capabilities: this.capabilities(),
-        clientInfo: this.clientInfo(),
-      },
-      { timeout: options.timeout },
-    );
+    let result: InitializeResult;
+    try {
+      result = await connection.request<InitializeResult>(
+        Method.Initialize,
+        {
+          protocolVersion: this.options.protocolVersion ?? LATEST_HANDSHAKE_VERSION,
+          capabilities: this.capabilities(),
+          clientInfo: this.clientInfo(),
+        },
+        { timeout: options.timeout },
+      );
+    } catch (error) {
+      // A failed handshake (an error answer, a timeout) used to leave the transport open: a spawned server
+      // kept running although this client can never be connected again. End it, as for an unusable
+      // version; not awaited, so that the caller gets the handshake's error at once.
+      void connection.close().catch(() => {});
+      throw error;
+    }
     if (!isHandshakeVersion(result?.protocolVersion)) {
       await connection.close().catch(() => {});
       throw new UnsupportedVersionError(result?.protocolVersion);
@@ -419,6 +428,7 @@ export class McpClient {
             );
           }
           const elicit = params as unknown as ElicitRequestParams;
+          this.checkElicitationMode(elicit);
           const answer = await this.options.onElicitation(elicit, context);
           responses[key] =
             elicit.mode === 'url' ? answer : applySchemaDefaults(elicit.requestedSchema, answer);
@@ -446,6 +456,20 @@ export class McpClient {
     return info;
   }
 
+  /**
+   * A URL-mode elicitation reaches the callback only when the client declared URL mode (`elicitationUrl`):
+   * otherwise a form-only callback would be handed a request without a schema (and could "accept" a
+   * sign-in it never showed). Refused with -32602, as the official SDK does.
+   */
+  private checkElicitationMode(request: ElicitRequestParams): void {
+    if (request.mode === 'url' && !this.options.elicitationUrl) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        'this client does not support URL mode elicitation (it declared form mode only; set elicitationUrl to handle URL mode)',
+      );
+    }
+  }
+
   private capabilities(): ClientCapabilities {
     const capabilities: ClientCapabilities = {};
     if (this.options.onSampling) capabilities.sampling = {};
@@ -466,6 +490,7 @@ export class McpClient {
     if (onElicitation) {
       connection.onRequest(Method.ElicitationCreate, async (params, ctx) => {
         const request = params as ElicitRequestParams;
+        this.checkElicitationMode(request);
         const result = await onElicitation(request, { signal: ctx.signal });
         return request.mode === 'url' ? result : applySchemaDefaults(request.requestedSchema, result);
       });
