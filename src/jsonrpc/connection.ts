@@ -226,7 +226,8 @@ export class Connection {
     const id = this.nextId++;
     let progressToken: ProgressToken | undefined;
     let sentParams = params;
-    if (options.onProgress) {
+    // Positional (array) params have no place for _meta: such a request cannot ask for progress.
+    if (options.onProgress && !Array.isArray(params)) {
       progressToken = id;
       sentParams = withProgressToken(params, progressToken);
     }
@@ -269,7 +270,13 @@ export class Connection {
         };
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
-      this.transport.send(message, related(options.relatedRequestId));
+      try {
+        this.transport.send(message, related(options.relatedRequestId));
+      } catch (error) {
+        // Nothing went out (params that are not JSON, say): no timer may later cancel it at the peer.
+        this.settle(id);
+        reject(error instanceof Error ? error : new Error(describeThrown(error)));
+      }
     });
   }
 
@@ -353,7 +360,7 @@ export class Connection {
       this.problem('invalid-message', refusal);
       return;
     }
-    const batch = new BatchCollector((responses) => this.transport.send(responses));
+    const batch = new BatchCollector((responses) => this.sendBatch(responses));
     for (const item of items) this.receiveOne(item, batch);
     batch.seal();
   }
@@ -409,7 +416,7 @@ export class Connection {
       if (this.incoming.get(id) === state) this.incoming.delete(id);
       const silent = state.cancelled || this.closeReason !== undefined;
       if (batch) batch.settle(silent ? undefined : response);
-      else if (!silent) this.transport.send(response);
+      else if (!silent) this.sendResponse(response);
       if (this.incoming.size === 0) this.notifyIdle();
     };
     let result: unknown;
@@ -432,8 +439,50 @@ export class Connection {
   private errorFromHandler(method: string, id: JsonRpcId, error: unknown): JsonRpcErrorResponse {
     if (error instanceof JsonRpcError) return { jsonrpc: '2.0', id, error: error.toJSON() };
     this.problem('handler-error', `the handler of "${method}" threw`, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return errorResponse(id, ErrorCode.InternalError, `Internal error: ${message}`);
+    return errorResponse(id, ErrorCode.InternalError, `Internal error: ${describeThrown(error)}`);
+  }
+
+  /**
+   * Sends a handler's response. A result that JSON cannot carry (a BigInt, a cycle) throws in the
+   * transport; the request is then answered with -32603 instead of never, and nothing throws out of here.
+   */
+  private sendResponse(response: JsonRpcResponse): void {
+    try {
+      this.transport.send(response);
+    } catch (error) {
+      this.problem(
+        'handler-error',
+        `the response to id ${JSON.stringify(response.id)} could not be sent`,
+        error,
+      );
+      try {
+        this.transport.send(unsendable(response, error));
+      } catch (again) {
+        this.problem('handler-error', 'an error response could not be sent either', again);
+      }
+    }
+  }
+
+  private sendBatch(responses: JsonRpcResponse[]): void {
+    try {
+      this.transport.send(responses);
+    } catch (error) {
+      // Find the members JSON cannot carry, answer those with -32603, and send the batch again.
+      this.problem('handler-error', 'a batch response could not be sent', error);
+      const fixed = responses.map((r) => {
+        try {
+          JSON.stringify(r);
+          return r;
+        } catch (cause) {
+          return unsendable(r, cause);
+        }
+      });
+      try {
+        this.transport.send(fixed);
+      } catch (again) {
+        this.problem('handler-error', 'a batch response could not be sent either', again);
+      }
+    }
   }
 
   private handleNotification(message: JsonRpcNotification): void {
@@ -442,8 +491,12 @@ export class Connection {
     else if (method === PROGRESS_NOTIFICATION && this.routeProgress(params)) return;
     const handler = this.notificationHandlers.get(method);
     try {
-      if (handler) handler(params);
-      else this.notificationFallback?.(method, params);
+      const result: unknown = handler ? handler(params) : this.notificationFallback?.(method, params);
+      if (isPromiseLike(result)) {
+        result.then(undefined, (error: unknown) =>
+          this.problem('notification-error', `the handler of notification "${method}" failed`, error),
+        );
+      }
     } catch (error) {
       // A notification is never answered, not even with an error.
       this.problem('notification-error', `the handler of notification "${method}" threw`, error);
@@ -458,10 +511,7 @@ export class Connection {
     if (!state || state.cancelled) return;
     state.cancelled = true;
     state.abort(
-      new RequestCancelledError(
-        String(requestId),
-        typeof reason === 'string' ? new Error(reason) : undefined,
-      ),
+      new RequestCancelledError(state.method, typeof reason === 'string' ? new Error(reason) : undefined),
     );
   }
 
@@ -619,6 +669,23 @@ function errorResponse(
   return data === undefined
     ? { jsonrpc: '2.0', id, error: { code, message } }
     : { jsonrpc: '2.0', id, error: { code, message, data } };
+}
+
+/** Text for anything a handler threw, even a value with no string form. */
+function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a thrown value that cannot be shown as text';
+  }
+}
+
+function unsendable(response: JsonRpcResponse, error: unknown): JsonRpcErrorResponse {
+  return errorResponse(
+    response.id,
+    ErrorCode.InternalError,
+    `Internal error: the response cannot be sent as JSON (${describeThrown(error)})`,
+  );
 }
 
 function looksLikeResponse(value: unknown): boolean {
