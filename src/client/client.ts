@@ -84,6 +84,8 @@ export interface McpClientOptions extends Implementation {
 
 const MAX_INPUT_ROUNDS = 16;
 
+const ignoreProgress = (): void => {};
+
 export interface CallOptions extends Omit<RequestOptions, 'onProgress'> {
   onProgress?: (progress: Progress) => void;
 }
@@ -271,8 +273,12 @@ export class McpClient {
     return this.collect((cursor) => this.listTools(cursor, options), 'tools');
   }
 
-  callTool(name: string, args: Record<string, unknown> = {}, options?: CallOptions): Promise<CallToolResult> {
-    return this.request(Method.ToolsCall, { name, arguments: args }, options);
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
+    // A server can only report progress for a request that carries a progress token. Ask for it even
+    // without a callback, so that a long tool that reports progress keeps its call alive (reset on progress).
+    const reset = options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true;
+    const withProgress = reset && !options.onProgress ? { ...options, onProgress: ignoreProgress } : options;
+    return this.request(Method.ToolsCall, { name, arguments: args }, withProgress);
   }
 
   listResources(

@@ -1,5 +1,5 @@
-// Progress of a call reaches its onProgress, in order, in both eras; the client asks for progress (a
-// progress token) only when the call has an onProgress.
+// Progress of a call reaches its onProgress, in order, in both eras. A tools/call asks for progress (a
+// progress token) even without onProgress, so that progress restarts its timeout, unless that is turned off.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -41,17 +41,23 @@ describe('McpClient progress', () => {
       await client.close();
     });
 
-    it(`${era}: asks for no progress without onProgress`, async () => {
-      const { client, wire } = await connectToServer(steppingServer(), { era });
-      await client.callTool('steps', { n: 2 });
-      const call = (wire.sent as Message[]).find((m) => m.method === 'tools/call');
-      assert.equal((call?.params?._meta as Record<string, unknown> | undefined)?.progressToken, undefined);
-      assert.equal(
-        (wire.peer!.sent as Message[]).filter((m) => m.method === 'notifications/progress').length,
-        0,
-        'the server sent no progress',
-      );
-      await client.close();
+    it(`${era}: without onProgress, still asks for progress on tools/call (it keeps long calls alive), and none with resetTimeoutOnProgress: false`, async () => {
+      for (const reset of [true, false]) {
+        const { client, wire } = await connectToServer(steppingServer(), {
+          era,
+          resetTimeoutOnProgress: reset,
+        });
+        const result = await client.callTool('steps', { n: 2 });
+        assert.deepEqual(result.content, [{ type: 'text', text: '2 steps' }]);
+        const call = (wire.sent as Message[]).find((m) => m.method === 'tools/call');
+        const token = (call?.params?._meta as Record<string, unknown> | undefined)?.progressToken;
+        assert.equal(token !== undefined, reset, `resetTimeoutOnProgress ${reset}: progress token ${token}`);
+        assert.equal(
+          (wire.peer!.sent as Message[]).filter((m) => m.method === 'notifications/progress').length,
+          reset ? 2 : 0,
+        );
+        await client.close();
+      }
     });
   }
 

@@ -118,6 +118,23 @@ describe('McpClient timeouts', () => {
     assert.equal(call.state(), 'resolved');
   });
 
+  it('keeps a long call alive on progress even without onProgress (it asks for progress anyway)', async () => {
+    await connect({ timeout: 1000 });
+    const call = watch(client.callTool('long'));
+    const request = await server.request('tools/call');
+    const progressToken = (request.params!._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    assert.ok(progressToken !== undefined, 'tools/call carries a progress token');
+    for (let step = 1; step <= 3; step++) {
+      await clock.advance(900);
+      server.notify('notifications/progress', { progressToken, progress: step });
+      await settle();
+      assert.equal(call.state(), 'pending', `alive at ${clock.now} ms thanks to progress`);
+    }
+    server.reply(request.id, { content: [{ type: 'text', text: 'finished' }] });
+    await call.done;
+    assert.equal(call.state(), 'resolved');
+  });
+
   it('does not restart it with resetTimeoutOnProgress: false', async () => {
     await connect({ timeout: 1000, resetTimeoutOnProgress: false });
     const call = watch(client.callTool('long', {}, { onProgress: () => {} }));

@@ -46,7 +46,8 @@ const CASES: Case[] = [
     name: 'callTool',
     call: (c) => c.callTool('echo_1', { text: 'hi' }),
     method: 'tools/call',
-    params: { name: 'echo_1', arguments: { text: 'hi' } },
+    // It asks for progress (the token is the request's id), so that progress keeps a long call alive.
+    params: { name: 'echo_1', arguments: { text: 'hi' }, _meta: { progressToken: 2 } },
     check: (r) => assert.deepEqual((r as { content: unknown }).content, [{ type: 'text', text: '1: hi' }]),
   },
   {
