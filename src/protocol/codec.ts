@@ -62,7 +62,37 @@ function encodeContent(version: string, block: ContentBlock): ContentBlock {
       text: `[audio content of type ${block.mimeType}, not supported by protocol ${version}]`,
     };
   }
-  return block;
+  // Found by the strict schema tests: fields of 2025-06-18 (content and contents _meta, lastModified) and
+  // of 2025-11-25 (a resource link's icons) went through to older revisions unchanged.
+  if (block.type === 'resource_link') {
+    return omit(block as unknown as Obj, descriptorFields(version)) as unknown as ContentBlock;
+  }
+  if (atLeast(version, '2025-06-18')) return block;
+  let encoded = omit(block as unknown as Obj, ['_meta']);
+  if (encoded.annotations)
+    encoded = { ...encoded, annotations: encodeAnnotations(version, encoded.annotations) };
+  if (block.type === 'resource')
+    encoded = { ...encoded, resource: omit(block.resource as unknown as Obj, ['_meta']) };
+  return encoded as unknown as ContentBlock;
+}
+
+/** Annotations lack lastModified before 2025-06-18. */
+function encodeAnnotations(version: string, annotations: unknown): unknown {
+  if (atLeast(version, '2025-06-18') || typeof annotations !== 'object' || annotations === null)
+    return annotations;
+  return omit(annotations as Obj, ['lastModified']);
+}
+
+/** A resource, template or prompt as the revision defines it (nested annotations and arguments included). */
+function encodeDescriptor(version: string, value: Obj, drop: readonly string[]): Obj {
+  let encoded = omit(value, drop);
+  if (atLeast(version, '2025-06-18')) return encoded;
+  if (encoded.annotations)
+    encoded = { ...encoded, annotations: encodeAnnotations(version, encoded.annotations) };
+  // Prompt arguments have a title from 2025-06-18 on.
+  if (Array.isArray(encoded.arguments))
+    encoded = { ...encoded, arguments: mapArray(encoded.arguments, (a) => omit(a, ['title'])) };
+  return encoded;
 }
 
 function mapArray(value: unknown, fn: (item: Obj) => Obj): unknown {
@@ -92,14 +122,26 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
         case 'tools/list':
           return { ...result, tools: mapArray(result.tools, (t) => omit(t, tool)) };
         case 'resources/list':
-          return { ...result, resources: mapArray(result.resources, (r) => omit(r, descriptor)) };
+          return {
+            ...result,
+            resources: mapArray(result.resources, (r) => encodeDescriptor(version, r, descriptor)),
+          };
         case 'resources/templates/list':
           return {
             ...result,
-            resourceTemplates: mapArray(result.resourceTemplates, (r) => omit(r, descriptor)),
+            resourceTemplates: mapArray(result.resourceTemplates, (r) =>
+              encodeDescriptor(version, r, descriptor),
+            ),
           };
         case 'prompts/list':
-          return { ...result, prompts: mapArray(result.prompts, (p) => omit(p, descriptor)) };
+          return {
+            ...result,
+            prompts: mapArray(result.prompts, (p) => encodeDescriptor(version, p, descriptor)),
+          };
+        case 'resources/read':
+          return atLeast(version, '2025-06-18')
+            ? result
+            : { ...result, contents: mapArray(result.contents, (c) => omit(c, ['_meta'])) };
         case 'tools/call': {
           const encoded = atLeast(version, '2025-06-18') ? result : omit(result, ['structuredContent']);
           return { ...encoded, content: content(result.content) };

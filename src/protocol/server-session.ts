@@ -379,6 +379,18 @@ class HandshakeRequestSource implements ContextSource {
   }
 
   ask<T>(method: string, params: unknown, options?: AskOptions): Promise<T> {
+    // Elicitation came with 2025-06-18 and its URL mode with 2025-11-25: a session of an older revision
+    // cannot carry them, whatever the client declared (they used to go on the wire regardless).
+    if (method === Method.ElicitationCreate) {
+      const since = (params as { mode?: unknown }).mode === 'url' ? '2025-11-25' : '2025-06-18';
+      if (!atLeast(this.codec.version, since)) {
+        return Promise.reject(
+          new Error(
+            `"${method}"${since === '2025-11-25' ? ' in URL mode' : ''} does not exist in protocol revision ${this.codec.version}: it came with ${since}`,
+          ),
+        );
+      }
+    }
     return this.session.connection.request<T>(method, params, {
       signal: this.request.signal,
       timeout: options?.timeout,
