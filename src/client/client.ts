@@ -273,7 +273,11 @@ export class McpClient {
     return this.collect((cursor) => this.listTools(cursor, options), 'tools');
   }
 
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
     // A server can only report progress for a request that carries a progress token. Ask for it even
     // without a callback, so that a long tool that reports progress keeps its call alive (reset on progress).
     const reset = options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true;
