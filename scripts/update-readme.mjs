@@ -35,6 +35,10 @@ function doctor() {
   const modules = join(root, 'node_modules', '.bin');
   const servers = [
     ['mcpwire serve fs', [process.execPath, bin, 'serve', 'fs', '--root', folder]],
+    [
+      'mcpwire serve sqlite',
+      [process.execPath, bin, 'serve', 'sqlite', join(folder, 'example.db'), '--create'],
+    ],
     ['mcpwire serve everything', [process.execPath, bin, 'serve', 'everything']],
     ['@modelcontextprotocol/server-filesystem', [join(modules, 'mcp-server-filesystem'), folder]],
     ['@modelcontextprotocol/server-everything', [join(modules, 'mcp-server-everything')]],

@@ -59,7 +59,8 @@ export async function jsonSchemaErrors(schema: unknown): Promise<string[]> {
     : await import('ajv/dist/2020.js')) as unknown as {
     default: AjvClass;
   };
-  const ajv = new module.default({ strict: false });
+  // Only whether it compiles matters here: formats are not checked (nor warned about on the console).
+  const ajv = new module.default({ strict: false, validateFormats: false });
   try {
     ajv.compile(schema);
     return [];

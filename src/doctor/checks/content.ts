@@ -150,5 +150,11 @@ async function guessArgument(
       ?.values;
     if (typeof values?.[0] === 'string') return values[0];
   }
+  // An argument named for a URI gets one: the server's first resource if it lists any.
+  if (/ur[il]$/i.test(argument)) {
+    const listed = await peer.request('resources/list', {});
+    const uri = (listed.result as { resources?: Array<{ uri?: unknown }> } | undefined)?.resources?.[0]?.uri;
+    return typeof uri === 'string' ? uri : 'https://example.com/';
+  }
   return 'test';
 }
