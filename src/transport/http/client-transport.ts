@@ -25,6 +25,8 @@ export class HttpClientTransport implements Transport {
   private readonly outgoingMethods = new Map<JsonRpcId, string>();
   private readonly controllers = new Set<AbortController>();
   private closeReason: CloseReason | undefined;
+  /** Set as close() starts: no stream is resumed from then on. */
+  private closing = false;
   private streamOpened = false;
 
   constructor(
@@ -58,6 +60,7 @@ export class HttpClientTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.closeReason) return;
+    this.closing = true;
     for (const controller of this.controllers) controller.abort();
     if (this.sessionId) {
       await fetch(this.url, { method: 'DELETE', headers: this.headers() }).catch(() => {});
@@ -114,12 +117,15 @@ export class HttpClientTransport implements Transport {
     let retry = this.options.reconnectDelay ?? 1000;
     let attempts = 0;
     let current: Response | undefined = response;
+    let controller: AbortController | undefined;
     while (current) {
+      let progressed = false;
       try {
         const parser = new SseParser();
         const decoder = new TextDecoder();
         for await (const chunk of current.body as unknown as AsyncIterable<Uint8Array>) {
           for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
+            progressed = true;
             if (event.id !== undefined) lastEventId = event.id;
             if (event.retry !== undefined) retry = event.retry;
             if (event.data === '') continue;
@@ -132,16 +138,36 @@ export class HttpClientTransport implements Transport {
       } catch {
         // A broken connection: resumed below if anything is still awaited.
       }
-      if (awaiting.size === 0 || this.closeReason || lastEventId === undefined) break;
-      if (++attempts > (this.options.maxReconnects ?? 5)) break;
-      await new Promise((resolve) => setTimeout(resolve, retry));
-      current = await fetch(this.url, {
-        method: 'GET',
-        headers: this.headers({ Accept: 'text/event-stream', 'Last-Event-ID': lastEventId }),
-      }).catch(() => undefined);
-      if (current && !current.ok) current = undefined;
+      if (controller) this.controllers.delete(controller);
+      current = undefined;
+      if (awaiting.size === 0 || this.closing || lastEventId === undefined) break;
+      // maxReconnects counts attempts in a row that brought nothing: a server that ends the stream after
+      // each event (polling, as 2025-11-25 allows) was followed for maxReconnects events only.
+      if (progressed) attempts = 0;
+      // A reconnect that fails (a broken connection, a 5xx) is tried again: it gave up after the first.
+      // The reconnect is aborted by close(): it was not, so close() left a resumed stream open.
+      while (!current && !this.closing && ++attempts <= (this.options.maxReconnects ?? 5)) {
+        controller = new AbortController();
+        this.controllers.add(controller);
+        await sleep(retry, controller.signal);
+        if (this.closing) break;
+        const answer = await fetch(this.url, {
+          method: 'GET',
+          headers: this.headers({ Accept: 'text/event-stream', 'Last-Event-ID': lastEventId }),
+          signal: controller.signal,
+        }).catch(() => undefined);
+        if (answer?.ok) {
+          current = answer;
+          break;
+        }
+        this.controllers.delete(controller);
+        await answer?.body?.cancel().catch(() => {});
+        // A refusal (404: the session is gone; 405, 400) will not change by trying again.
+        if (answer && answer.status < 500 && answer.status !== 429) break;
+      }
     }
-    if (awaiting.size > 0 && !this.closeReason) {
+    if (controller) this.controllers.delete(controller);
+    if (awaiting.size > 0 && !this.closeReason && !this.closing) {
       this.failRequests([...awaiting], 0, 'the response stream ended before the response arrived');
     }
   }
@@ -214,4 +240,17 @@ export class HttpClientTransport implements Transport {
     this.closeReason = reason;
     this.handlers?.closed(reason);
   }
+}
+
+/** Waits `ms`, or less if `signal` is aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
 }

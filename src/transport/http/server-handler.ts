@@ -96,10 +96,16 @@ export function createHttpHandler(
       return;
     }
     const accept = String(request.headers.accept ?? '*/*');
-    if (!/application\/json|text\/event-stream|\*\/\*/.test(accept)) {
+    const anything = /\*\/\*/.test(accept);
+    const acceptsJson = anything || /application\/json/.test(accept);
+    const acceptsSse = anything || /text\/event-stream/.test(accept);
+    if (!acceptsJson && !acceptsSse) {
       reply(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
       return;
     }
+    // A client that accepts only one of the two gets that one, whatever the configured default: it was
+    // answered with an SSE stream even when it accepted only application/json.
+    const mode = options.jsonResponse ? (acceptsJson ? 'json' : 'sse') : acceptsSse ? 'sse' : 'json';
     const text = await readBody(request, maxBody);
     if (text === undefined) {
       reply(response, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
@@ -117,10 +123,15 @@ export function createHttpHandler(
       reply(response, 400, 'Invalid Request: empty batch');
       return;
     }
-    const isInitialize = items.some((item) => {
-      const c = classify(item);
-      return c.kind === 'request' && c.message.method === 'initialize';
-    });
+    const classified = items.map((item) => classify(item));
+    // Input the server cannot accept gets an HTTP error (basic/transports): a body that holds no JSON-RPC
+    // message at all was answered 202 Accepted and then dropped.
+    const invalid = classified.find((c) => c.kind === 'invalid');
+    if (invalid?.kind === 'invalid' && classified.every((c) => c.kind === 'invalid')) {
+      reply(response, 400, `Invalid Request: ${invalid.reason}`);
+      return;
+    }
+    const isInitialize = classified.some((c) => c.kind === 'request' && c.message.method === 'initialize');
     let session: HttpSessionTransport | undefined;
     if (isInitialize) {
       if (items.length > 1) {
@@ -140,7 +151,7 @@ export function createHttpHandler(
       session = findSession(request, response);
       if (!session) return;
     }
-    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId });
+    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode);
   };
 
   const handler = (async (request: IncomingMessage, response: ServerResponse) => {

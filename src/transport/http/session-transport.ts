@@ -27,6 +27,11 @@ interface Stream {
   batch: boolean;
   /** Writes in order: storing an event may be asynchronous, and a stream must not end before its last write. */
   chain: Promise<void>;
+  /**
+   * JSON mode: the headers of the POST (Mcp-Session-Id), written with the body at the end. They were
+   * dropped, so a JSON answer to initialize carried no session id and the session could not be used.
+   */
+  headers: Record<string, string>;
 }
 
 export interface SessionTransportOptions {
@@ -38,16 +43,21 @@ export interface SessionTransportOptions {
   retryInterval: number | undefined;
 }
 
-const STANDALONE = 'standalone';
-
 export class HttpSessionTransport implements Transport {
   private handlers: TransportHandlers | undefined;
   private readonly streams = new Map<string, Stream>();
   /** Which stream answers each request id in flight. */
   private readonly requestStream = new Map<JsonRpcId, string>();
   private closeReason: CloseReason | undefined;
+  /**
+   * The id of the GET stream, in the event store too. It was the same 'standalone' in every session, so
+   * with one store shared by all sessions, resuming a GET stream replayed other sessions' messages.
+   */
+  private readonly standaloneId: string;
 
-  constructor(readonly options: SessionTransportOptions) {}
+  constructor(readonly options: SessionTransportOptions) {
+    this.standaloneId = `${options.sessionId}-standalone`;
+  }
 
   get sessionId(): string {
     return this.options.sessionId;
@@ -61,8 +71,16 @@ export class HttpSessionTransport implements Transport {
     this.handlers = handlers;
   }
 
-  /** A POST body: notifications and responses are accepted with 202; requests open a stream. */
-  async handlePost(body: unknown, response: ServerResponse, headers: Record<string, string>): Promise<void> {
+  /**
+   * A POST body: notifications and responses are accepted with 202; requests open a stream. `mode`
+   * overrides the configured answer format, for a client that accepts only one of them.
+   */
+  async handlePost(
+    body: unknown,
+    response: ServerResponse,
+    headers: Record<string, string>,
+    mode: 'sse' | 'json' = this.options.jsonResponse ? 'json' : 'sse',
+  ): Promise<void> {
     const items = Array.isArray(body) ? body : [body];
     const requestIds = items.flatMap((item) => {
       const c = classify(item);
@@ -77,10 +95,11 @@ export class HttpSessionTransport implements Transport {
       id: randomUUID(),
       pending: new Set(requestIds),
       response,
-      mode: this.options.jsonResponse ? 'json' : 'sse',
+      mode,
       collected: [],
       batch: Array.isArray(body),
       chain: Promise.resolve(),
+      headers,
     };
     this.streams.set(stream.id, stream);
     for (const id of requestIds) this.requestStream.set(id, stream.id);
@@ -115,6 +134,9 @@ export class HttpSessionTransport implements Transport {
           'Content-Type': 'text/event-stream',
           'Cache-Control': 'no-cache',
         });
+        // Node holds the headers until the first write: with nothing to replay, the client's GET got no
+        // answer at all until the server next sent a message on the stream.
+        response.flushHeaders();
         await store.replayAfter(lastEventId, (eventId, message) =>
           response.write(formatSseEvent({ id: eventId, event: 'message', data: JSON.stringify(message) })),
         );
@@ -130,7 +152,7 @@ export class HttpSessionTransport implements Transport {
         return;
       }
     }
-    const existing = this.streams.get(STANDALONE);
+    const existing = this.streams.get(this.standaloneId);
     if (existing?.response) {
       response
         .writeHead(409, { ...headers, 'Content-Type': 'application/json' })
@@ -138,16 +160,17 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     const stream: Stream = existing ?? {
-      id: STANDALONE,
+      id: this.standaloneId,
       pending: new Set(),
       response: undefined,
       mode: 'sse',
       collected: [],
       batch: false,
       chain: Promise.resolve(),
+      headers,
     };
     stream.response = response;
-    this.streams.set(STANDALONE, stream);
+    this.streams.set(this.standaloneId, stream);
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     await this.prime(stream);
     response.on('close', () => {
@@ -163,17 +186,21 @@ export class HttpSessionTransport implements Transport {
     const isResponse = !('method' in first);
     const key = isResponse ? (first as { id: JsonRpcId }).id : options?.relatedRequestId;
     const streamId =
-      key === undefined || key === null ? STANDALONE : (this.requestStream.get(key) ?? STANDALONE);
+      key === undefined || key === null
+        ? this.standaloneId
+        : (this.requestStream.get(key) ?? this.standaloneId);
     const stream = this.streams.get(streamId);
     if (!stream) return; // No stream to carry a message that belongs to no request: the client did not open one.
     for (const message of messages) this.enqueue(stream, () => this.write(stream, message));
     if (isResponse) {
-      for (const message of messages) {
-        const id = (message as { id: JsonRpcId }).id;
-        stream.pending.delete(id);
-        this.requestStream.delete(id);
-      }
-      this.enqueue(stream, () => this.finishIfDone(stream));
+      const ids = messages.map((message) => (message as { id: JsonRpcId }).id);
+      for (const id of ids) this.requestStream.delete(id);
+      // The ids leave `pending` in write order, not when sent: two responses sent in the same tick (each
+      // request of a refused batch) ended the stream after the first write, and the second was lost.
+      this.enqueue(stream, () => {
+        for (const id of ids) stream.pending.delete(id);
+        this.finishIfDone(stream);
+      });
     }
   }
 
@@ -219,7 +246,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   private finishIfDone(stream: Stream): void {
-    if (stream.pending.size > 0 || stream.id === STANDALONE) return;
+    if (stream.pending.size > 0 || stream.id === this.standaloneId) return;
     this.streams.delete(stream.id);
     const response = stream.response;
     if (!response) return;
@@ -227,7 +254,9 @@ export class HttpSessionTransport implements Transport {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
       const body = stream.batch ? responses : responses[0];
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      response
+        .writeHead(200, { ...stream.headers, 'Content-Type': 'application/json' })
+        .end(JSON.stringify(body));
     } else {
       response.end();
     }

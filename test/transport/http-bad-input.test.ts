@@ -1,0 +1,128 @@
+// Bad input over Streamable HTTP: each gets its HTTP status and a JSON-RPC error body without id, and
+// the server keeps serving: an oversized body (413), malformed JSON (400, -32700), a body that is not
+// JSON (415), a method the endpoint does not have (405 with Allow), a path that is not the endpoint (404).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  expectRawError,
+  listen,
+  openSession,
+  POST_HEADERS,
+  rawRequest,
+  type Session,
+} from '../fixtures/http/helpers.js';
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+const LIMIT = 1024;
+
+describe('bad input', { timeout: 10_000 }, () => {
+  let t: Listening;
+  let session: Session;
+  let nextId = 100;
+
+  before(async () => {
+    t = await listen({ jsonResponse: true, maxBodySize: LIMIT });
+    session = await openSession(t.listener.url);
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  /** A call of the echo tool whose body is `size` bytes long. */
+  const echoOfSize = (size: number) => {
+    const text = (pad: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'x'.repeat(pad) } },
+      });
+    const body = text(size - text(0).length);
+    assert.equal(Buffer.byteLength(body), size);
+    return body;
+  };
+
+  const stillServes = async () => {
+    const id = ++nextId;
+    const response = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(JSON.parse(response.body), { jsonrpc: '2.0', id, result: {} });
+  };
+
+  it('takes a body of exactly maxBodySize, and refuses one byte more with 413', async () => {
+    const fits = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: echoOfSize(LIMIT),
+    });
+    assert.equal(fits.status, 200);
+    const tooLarge = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: echoOfSize(LIMIT + 1),
+    });
+    expectRawError(tooLarge, 413, new RegExp(`exceeds ${LIMIT} bytes`));
+    await stillServes();
+  });
+
+  it('answers malformed JSON with 400 and a -32700 parse error', async () => {
+    for (const body of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'not json at all', '']) {
+      const response = await rawRequest(t.listener.url, {
+        headers: { ...POST_HEADERS, ...session.headers },
+        body,
+      });
+      assert.equal(expectRawError(response, 400, /^Parse error/).error.code, -32700, JSON.stringify(body));
+    }
+    await stillServes();
+  });
+
+  it('refuses a POST that is not application/json with 415, and takes one with a charset', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const headers: Record<string, string> = { Accept: POST_HEADERS.Accept, ...session.headers };
+      if (type) headers['Content-Type'] = type;
+      const response = await rawRequest(t.listener.url, { headers, body: ping });
+      assert.equal(expectRawError(response, 415, /Unsupported Media Type/).error.code, -32600, String(type));
+    }
+    const charset = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers, 'Content-Type': 'application/json; charset=utf-8' },
+      body: ping,
+    });
+    assert.equal(charset.status, 200);
+    await stillServes();
+  });
+
+  it('refuses PUT, PATCH and HEAD with 405 and an Allow header', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const response = await rawRequest(t.listener.url, {
+        method,
+        headers: { ...POST_HEADERS, ...session.headers },
+        body: '{}',
+      });
+      expectRawError(response, 405, new RegExp(`not ${method}`));
+      assert.equal(response.headers.allow, 'GET, POST, DELETE');
+    }
+    const head = await rawRequest(t.listener.url, { method: 'HEAD', headers: session.headers });
+    assert.equal(head.status, 405);
+    assert.equal(head.headers.allow, 'GET, POST, DELETE');
+    await stillServes();
+  });
+
+  it('answers a path other than the endpoint with 404', async () => {
+    const response = await rawRequest(t.listener.url.replace(/\/mcp$/, '/other'), {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+    });
+    expectRawError(response, 404, /the MCP endpoint is \/mcp/);
+    // A query string does not change the path.
+    const query = await rawRequest(`${t.listener.url}?x=1`, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+    });
+    assert.equal(query.status, 200);
+  });
+});

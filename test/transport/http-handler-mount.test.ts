@@ -1,0 +1,86 @@
+// createHttpHandler is a plain Node request handler: a user mounts it at a path of their own server,
+// next to their own routes, and ends every session with closeAll() when shutting down.
+
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createHttpHandler, type HttpHandler } from '../../src/transport/http/server-handler.js';
+import { EventReader, expectJsonRpcError, openSession, post, testServer } from '../fixtures/http/helpers.js';
+
+describe('the handler mounted in a server of our own', { timeout: 10_000 }, () => {
+  let http: Server;
+  let handler: HttpHandler;
+  let base: string;
+  const connected: string[] = [];
+
+  before(async () => {
+    const { server } = testServer();
+    handler = createHttpHandler((transport) => {
+      connected.push('session');
+      server.connect(transport);
+    });
+    http = createServer((request, response) => {
+      if (request.url === '/health') {
+        response.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      } else if (request.url?.startsWith('/api/mcp')) {
+        void handler(request, response);
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    handler?.closeAll();
+    http?.closeAllConnections();
+    await new Promise<void>((resolve) => http?.close(() => resolve()) ?? resolve());
+  });
+
+  it('serves MCP at its path and leaves the other routes to the server', async () => {
+    const session = await openSession(`${base}/api/mcp`);
+    assert.deepEqual(connected, ['session']);
+    assert.deepEqual([...handler.sessions.keys()], [session.id]);
+    const call = await post(
+      `${base}/api/mcp`,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'mounted' } },
+      },
+      { ...session.headers, Accept: 'application/json' },
+    );
+    const body = (await call.json()) as { result: { content: Array<{ text: string }> } };
+    assert.equal(body.result.content[0]?.text, 'mounted');
+    const health = await fetch(`${base}/health`);
+    assert.equal(await health.text(), 'ok');
+  });
+
+  it('keeps its safe defaults when mounted (local Origin only)', async () => {
+    const response = await post(
+      `${base}/api/mcp`,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      {
+        Origin: 'https://attacker.example',
+      },
+    );
+    await expectJsonRpcError(response, 403, -32600, /Origin/);
+  });
+
+  it('ends every session and its open streams on closeAll()', async () => {
+    const session = await openSession(`${base}/api/mcp`);
+    const stream = await fetch(`${base}/api/mcp`, {
+      headers: { ...session.headers, Accept: 'text/event-stream' },
+    });
+    const reader = new EventReader(stream);
+    await reader.next(); // the priming event
+    handler.closeAll();
+    assert.equal(await reader.next(), undefined, 'the GET stream ended');
+    assert.equal(handler.sessions.size, 0);
+    const after = await post(`${base}/api/mcp`, { jsonrpc: '2.0', id: 3, method: 'ping' }, session.headers);
+    await expectJsonRpcError(after, 404, -32001);
+  });
+});

@@ -1,0 +1,192 @@
+// Streamable HTTP, POST: a request is answered on an SSE stream (the default) or with a JSON body, as the
+// server is configured and as the client's Accept header allows; notifications and responses get 202.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  EventReader,
+  expectJsonRpcError,
+  listen,
+  openSession,
+  post,
+  readAllEvents,
+  type Session,
+} from '../fixtures/http/helpers.js';
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+const echo = (id: number, text: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { text } },
+});
+
+function textOf(message: Record<string, unknown>): string | undefined {
+  return (message.result as { content?: Array<{ text?: string }> } | undefined)?.content?.[0]?.text;
+}
+
+describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
+  let t: Listening;
+  let session: Session;
+
+  before(async () => {
+    t = await listen();
+    session = await openSession(t.listener.url);
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('answers a request on an SSE stream that ends after the response', async () => {
+    const response = await post(t.listener.url, echo(2, 'over sse'), session.headers);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('mcp-session-id'), session.id);
+    const messages = (await readAllEvents(response)).filter((e) => e.data !== '');
+    assert.equal(messages.length, 1, 'one message, then the stream ended');
+    assert.equal(messages[0]?.event, 'message');
+    const message = JSON.parse(messages[0]!.data) as Record<string, unknown>;
+    assert.equal(message.id, 2);
+    assert.equal(textOf(message), 'over sse');
+  });
+
+  it('sends the messages related to a request on its stream, before the response', async () => {
+    t.gate.current.open();
+    const response = await post(
+      t.listener.url,
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'wait', _meta: { progressToken: 'p' } },
+      },
+      session.headers,
+    );
+    const reader = new EventReader(response);
+    const kinds: unknown[] = [];
+    for (let message: Record<string, unknown> = {}; message.id !== 3; ) {
+      ({ message } = await reader.nextMessage());
+      kinds.push(message.method ?? `response ${String(message.id)}`);
+    }
+    assert.deepEqual(kinds, ['notifications/progress', 'notifications/progress', 'response 3']);
+    assert.equal(await reader.next(), undefined, 'the stream ended after the response');
+  });
+
+  it('answers with JSON when the client accepts only application/json (bug: it answered SSE)', async () => {
+    const response = await post(t.listener.url, echo(4, 'json please'), {
+      ...session.headers,
+      Accept: 'application/json',
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await response.json()) as Record<string, unknown>;
+    assert.equal(body.id, 4);
+    assert.equal(textOf(body), 'json please');
+  });
+
+  it('refuses with 406 a POST that accepts neither JSON nor SSE', async () => {
+    const response = await post(t.listener.url, echo(5, 'x'), { ...session.headers, Accept: 'text/html' });
+    await expectJsonRpcError(response, 406, -32600, /Not Acceptable/);
+  });
+
+  it('accepts a notification with 202 and no body', async () => {
+    const response = await post(
+      t.listener.url,
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+      session.headers,
+    );
+    assert.equal(response.status, 202);
+    assert.equal(await response.text(), '');
+  });
+
+  it('accepts a response with 202 and no body', async () => {
+    const response = await post(t.listener.url, { jsonrpc: '2.0', id: 'srv-1', result: {} }, session.headers);
+    assert.equal(response.status, 202);
+    assert.equal(await response.text(), '');
+  });
+
+  it('refuses a body that is no JSON-RPC message with 400 (bug: it was accepted with 202)', async () => {
+    for (const body of [{ hello: 'world' }, 42, { jsonrpc: '2.0', id: 7, method: 12 }]) {
+      const response = await post(t.listener.url, body, session.headers);
+      await expectJsonRpcError(response, 400, -32600, /Invalid Request/);
+    }
+    // The session still works.
+    const response = await post(t.listener.url, echo(8, 'still here'), {
+      ...session.headers,
+      Accept: 'application/json',
+    });
+    assert.equal(textOf((await response.json()) as Record<string, unknown>), 'still here');
+  });
+
+  it('sends every answer of a refused batch on its SSE stream (bug: the stream ended after the first)', async () => {
+    const response = await post(t.listener.url, [echo(10, 'one'), echo(11, 'two')], session.headers);
+    const ids = (await readAllEvents(response))
+      .filter((e) => e.data !== '')
+      .map((e) => (JSON.parse(e.data) as { id: number }).id);
+    assert.deepEqual(ids, [10, 11]);
+  });
+
+  it('refuses an empty batch with 400', async () => {
+    await expectJsonRpcError(await post(t.listener.url, [], session.headers), 400, -32600, /empty batch/);
+  });
+});
+
+describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, () => {
+  let t: Listening;
+  let session: Session;
+
+  before(async () => {
+    t = await listen({ jsonResponse: true });
+    session = await openSession(t.listener.url);
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('answers a request with one JSON body', async () => {
+    const response = await post(t.listener.url, echo(2, 'as json'), session.headers);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await response.json()) as Record<string, unknown>;
+    assert.equal(body.id, 2);
+    assert.equal(textOf(body), 'as json');
+  });
+
+  it('answers each request of a refused batch (bug: the body was sent after the first response)', async () => {
+    // Batches belong to 2025-03-26 only; at 2025-11-25 each request of one gets its own error.
+    const response = await post(t.listener.url, [echo(3, 'one'), echo(4, 'two')], session.headers);
+    const body = (await response.json()) as Array<{ id: number; error?: { code: number; message: string } }>;
+    assert.deepEqual(
+      body.map((m) => [m.id, m.error?.code]),
+      [
+        [3, -32600],
+        [4, -32600],
+      ],
+    );
+    assert.match(body[0]!.error!.message, /batches are not supported/);
+  });
+
+  it('answers a batch with an array of responses at 2025-03-26', async () => {
+    const old = await openSession(t.listener.url, '2025-03-26');
+    const response = await post(t.listener.url, [echo(3, 'one'), echo(4, 'two')], old.headers);
+    const body = (await response.json()) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      body.map((m) => [m.id, textOf(m)]),
+      [
+        [3, 'one'],
+        [4, 'two'],
+      ],
+    );
+  });
+
+  it('answers on SSE when the client accepts only text/event-stream', async () => {
+    const response = await post(t.listener.url, echo(5, 'sse please'), {
+      ...session.headers,
+      Accept: 'text/event-stream',
+    });
+    const messages = (await readAllEvents(response)).filter((e) => e.data !== '');
+    assert.equal(textOf(JSON.parse(messages[0]!.data)), 'sse please');
+  });
+});

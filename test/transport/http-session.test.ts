@@ -1,0 +1,121 @@
+// Streamable HTTP sessions: initialize gives an Mcp-Session-Id that every later request must carry;
+// a request without one is a 400, an unknown one a 404; DELETE ends the session, and its id is then
+// unknown to POST, GET and DELETE alike.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  expectJsonRpcError,
+  initializeRequest,
+  listen,
+  openSession,
+  POST_HEADERS,
+  post,
+  VERSION,
+} from '../fixtures/http/helpers.js';
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+
+describe('Streamable HTTP sessions', { timeout: 10_000 }, () => {
+  let t: Listening;
+
+  before(async () => {
+    t = await listen();
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('gives each initialize a new session id, made of visible ASCII', async () => {
+    const a = await openSession(t.listener.url);
+    const b = await openSession(t.listener.url);
+    assert.notEqual(a.id, b.id);
+    for (const id of [a.id, b.id]) assert.match(id, /^[\x21-\x7e]+$/);
+    assert.ok(t.listener.handler.sessions.has(a.id) && t.listener.handler.sessions.has(b.id));
+  });
+
+  it('refuses a request without Mcp-Session-Id with 400', async () => {
+    await openSession(t.listener.url);
+    const response = await post(t.listener.url, ping(2), { 'MCP-Protocol-Version': VERSION });
+    await expectJsonRpcError(response, 400, -32600, /Mcp-Session-Id/);
+    const get = await fetch(t.listener.url, { headers: { Accept: 'text/event-stream' } });
+    await expectJsonRpcError(get, 400, -32600, /Mcp-Session-Id/);
+  });
+
+  it('refuses an unknown session id with 404', async () => {
+    const response = await post(t.listener.url, ping(3), {
+      'Mcp-Session-Id': 'no-such-session',
+      'MCP-Protocol-Version': VERSION,
+    });
+    await expectJsonRpcError(response, 404, -32001, /Session not found/);
+  });
+
+  it('refuses initialize inside a batch with 400', async () => {
+    const response = await post(t.listener.url, [initializeRequest(1), ping(2)]);
+    await expectJsonRpcError(response, 400, -32600, /initialize must be sent on its own/);
+  });
+
+  it('ends a session on DELETE; its id is then unknown to POST, GET and DELETE', async () => {
+    const session = await openSession(t.listener.url);
+    // An open GET stream of the session ends with it.
+    const stream = await fetch(t.listener.url, {
+      headers: { ...session.headers, Accept: 'text/event-stream' },
+    });
+    assert.equal(stream.status, 200);
+    const ended = stream.text();
+
+    const deleted = await fetch(t.listener.url, { method: 'DELETE', headers: session.headers });
+    assert.equal(deleted.status, 200);
+    await deleted.arrayBuffer();
+    await ended;
+    assert.equal(t.listener.handler.sessions.has(session.id), false);
+
+    await expectJsonRpcError(await post(t.listener.url, ping(4), session.headers), 404, -32001);
+    const get = await fetch(t.listener.url, { headers: { ...session.headers, Accept: 'text/event-stream' } });
+    await expectJsonRpcError(get, 404, -32001);
+    const again = await fetch(t.listener.url, { method: 'DELETE', headers: session.headers });
+    await expectJsonRpcError(again, 404, -32001);
+  });
+
+  it('keeps the other sessions when one is deleted', async () => {
+    const kept = await openSession(t.listener.url);
+    const gone = await openSession(t.listener.url);
+    await (await fetch(t.listener.url, { method: 'DELETE', headers: gone.headers })).arrayBuffer();
+    const response = await post(t.listener.url, ping(5), { ...kept.headers, Accept: 'application/json' });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 5, result: {} });
+  });
+});
+
+describe('Streamable HTTP sessions with jsonResponse', { timeout: 10_000 }, () => {
+  let t: Listening;
+
+  before(async () => {
+    t = await listen({ jsonResponse: true });
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('sends Mcp-Session-Id with a JSON answer to initialize (bug: the header was dropped)', async () => {
+    const response = await fetch(t.listener.url, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body: JSON.stringify(initializeRequest()),
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const id = response.headers.get('mcp-session-id');
+    assert.ok(id && t.listener.handler.sessions.has(id), 'the header names the new session');
+    await response.json();
+    const pinged = await post(t.listener.url, ping(2), {
+      'Mcp-Session-Id': id,
+      'MCP-Protocol-Version': VERSION,
+    });
+    assert.deepEqual(await pinged.json(), { jsonrpc: '2.0', id: 2, result: {} });
+  });
+});
