@@ -32,7 +32,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, McpServer as SdkMcpServer } from '@modelcontextprotocol/server';
-import { McpClient, UnsupportedVersionError } from '../../src/client/client.js';
+import { McpClient } from '../../src/client/client.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import type { ElicitRequestParams, LoggingMessageNotificationParams } from '../../src/protocol/types.js';
 import { McpServer } from '../../src/server/server.js';
@@ -747,10 +747,9 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
 
 // ---- Streamable HTTP ----
 
-describe('over Streamable HTTP, where mcpwire speaks only the handshake era', () => {
-  // mcpwire's HTTP transports implement the 2025-11-25 binding (sessions, initialize). The 2026-07-28
-  // binding (sessionless POSTs carrying the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers) is not
-  // implemented on either side, so over HTTP both peers settle on the handshake era; these tests pin that.
+describe('over Streamable HTTP, in both eras', () => {
+  // The 2025-11-25 binding (sessions, initialize) and the 2026-07-28 one (a sessionless POST per request,
+  // carrying MCP-Protocol-Version, Mcp-Method and Mcp-Name) on the same endpoint, in both directions.
 
   describe('the SDK v2 Client with mcpwire McpServer.serveHttp()', () => {
     const server = inProcessServer();
@@ -764,33 +763,26 @@ describe('over Streamable HTTP, where mcpwire speaks only the handshake era', ()
       await listener?.close();
     });
 
-    it("versionNegotiation 'legacy' and 'auto' both end in the handshake era; elicitation works", async () => {
-      for (const mode of ['legacy', 'auto'] as const) {
+    for (const [mode, era] of [
+      ['legacy', 'legacy'],
+      ['auto', 'modern'],
+      ['modern', 'modern'],
+    ] as const) {
+      it(`versionNegotiation '${mode}' ends in the ${era} era; elicitation works`, async () => {
         const { client, asked } = sdkClient(mode);
         try {
           await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
-          assert.equal(client.getProtocolEra(), 'legacy', mode);
-          assert.equal(client.getNegotiatedProtocolVersion(), HANDSHAKE);
+          assert.equal(client.getProtocolEra(), era);
+          const version = era === 'modern' ? MODERN : HANDSHAKE;
+          assert.equal(client.getNegotiatedProtocolVersion(), version);
           const result = await client.callTool({ name: 'ask_name', arguments: {} });
-          assert.equal(textOf(result), `${HANDSHAKE}: hello Grace (accept)`);
+          assert.equal(textOf(result), `${version}: hello Grace (accept)`);
           assert.deepEqual(asked, ['elicitation: Your name?']);
         } finally {
           await client.close();
         }
-      }
-    });
-
-    it("versionNegotiation { pin: '2026-07-28' } fails: the server does not answer a sessionless server/discover", async () => {
-      const { client } = sdkClient('modern');
-      try {
-        await assert.rejects(
-          client.connect(new StreamableHTTPClientTransport(new URL(listener.url))),
-          /did not offer pinned protocol version 2026-07-28/,
-        );
-      } finally {
-        await client.close();
-      }
-    });
+      });
+    }
   });
 
   describe('mcpwire McpClient with an SDK v2 server (createMcpHandler, both eras)', () => {
@@ -844,41 +836,33 @@ describe('over Streamable HTTP, where mcpwire speaks only the handshake era', ()
       await close?.();
     });
 
-    it("era 'auto': the probe is refused for lack of the 2026-07-28 headers, so it falls back", async () => {
+    it("era 'auto' settles on 2026-07-28: sessionless POSTs with the metadata headers, valid under its schema", async () => {
       const client = new McpClient({ name: 'mcpwire-peers', version: '1.0.0' });
       const { transport, wire } = recording(new HttpClientTransport(url));
       try {
         await client.connect(transport, { timeout: 20_000 });
-        assert.equal(client.era, 'handshake');
-        const probeAnswer = wire.received[0] as Message;
-        assert.equal(probeAnswer.error?.code, -32020);
-        assert.match(probeAnswer.error?.message ?? '', /MCP-Protocol-Version header is absent/);
-        assert.match(rejected.join('\n'), /version-header-missing/);
+        assert.equal(client.era, 'modern');
         assert.equal(textOf(await client.callTool('hello')), 'hello over HTTP');
-        assert.deepEqual(await schemaProblems(MODERN, { sent: wire.sent.slice(0, 1), received: [] }), []);
-        assert.deepEqual(
-          await schemaProblems(HANDSHAKE, { sent: wire.sent.slice(1), received: wire.received }),
-          [],
-        );
+        assert.deepEqual(rejected, [], 'the SDK server refused nothing (its header checks passed)');
+        assert.deepEqual(await schemaProblems(MODERN, wire), []);
       } finally {
         await client.close();
       }
     });
 
-    it("era 'modern' gives up with UnsupportedVersionError; era 'handshake' works", async () => {
-      const modern = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era: 'modern' });
-      await assert.rejects(
-        modern.connect(new HttpClientTransport(url), { timeout: 20_000 }),
-        UnsupportedVersionError,
-      );
-      const old = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era: 'handshake' });
-      try {
-        await old.connect(new HttpClientTransport(url), { timeout: 20_000 });
-        assert.equal(old.protocolVersion, HANDSHAKE);
-        assert.equal(textOf(await old.callTool('hello')), 'hello over HTTP');
-      } finally {
-        await old.close();
+    it("era 'modern' and era 'handshake' both work against the same endpoint", async () => {
+      for (const era of ['modern', 'handshake'] as const) {
+        const client = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era });
+        try {
+          await client.connect(new HttpClientTransport(url), { timeout: 20_000 });
+          assert.equal(client.era, era);
+          if (era === 'handshake') assert.equal(client.protocolVersion, HANDSHAKE);
+          assert.equal(textOf(await client.callTool('hello')), 'hello over HTTP');
+        } finally {
+          await client.close();
+        }
       }
+      assert.deepEqual(rejected, []);
     });
   });
 });

@@ -1,11 +1,17 @@
 // The client side of Streamable HTTP: each message is POSTed; the answer comes as JSON or as an SSE
-// stream. The session id from the initialize response and the negotiated protocol version go on every
+// stream. A request of the stateless revision (2026-07-28) carries its metadata headers and no session. The session id from the initialize response and the negotiated protocol version go on every
 // later request. A GET stream carries what the server sends on its own. A stream that breaks before its
 // responses arrived is resumed with Last-Event-ID after the server's `retry` delay.
 
 import type { CloseReason } from '../../jsonrpc/errors.js';
-import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
+import {
+  classify,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcPayload,
+} from '../../jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../transport.js';
+import { requestMetadataHeaders, statelessVersionOf } from './request-metadata.js';
 import { SseParser } from './sse.js';
 
 export interface HttpClientTransportOptions {
@@ -24,6 +30,8 @@ export class HttpClientTransport implements Transport {
   private protocolVersion: string | undefined;
   private readonly outgoingMethods = new Map<JsonRpcId, string>();
   private readonly controllers = new Set<AbortController>();
+  /** Stateless requests in flight, by id: aborting one's POST is how it is cancelled. */
+  private readonly statelessRequests = new Map<JsonRpcId, AbortController>();
   private closeReason: CloseReason | undefined;
   /** Set as close() starts: no stream is resumed from then on. */
   private closing = false;
@@ -40,6 +48,7 @@ export class HttpClientTransport implements Transport {
 
   send(payload: JsonRpcPayload): void {
     if (this.closeReason) return;
+    if (!Array.isArray(payload) && this.sendStateless(payload)) return;
     const items = Array.isArray(payload) ? payload : [payload];
     const requestIds: JsonRpcId[] = [];
     for (const item of items) {
@@ -75,25 +84,54 @@ export class HttpClientTransport implements Transport {
     return headers;
   }
 
-  private async post(payload: JsonRpcPayload, requestIds: JsonRpcId[]): Promise<void> {
+  /**
+   * The stateless revision (2026-07-28): a request that names its version in _meta goes on its own POST
+   * with the metadata headers and no session; cancelling it is closing its answer, not a notification.
+   * Returns false for anything else.
+   */
+  private sendStateless(message: JsonRpcMessage): boolean {
+    const c = classify(message);
+    if (c.kind === 'request' && statelessVersionOf(message) !== undefined) {
+      this.outgoingMethods.set(c.message.id, c.message.method);
+      void this.post(message, [c.message.id], requestMetadataHeaders(c.message));
+      return true;
+    }
+    if (c.kind === 'notification' && c.message.method === 'notifications/cancelled') {
+      const requestId = (c.message.params as { requestId?: JsonRpcId } | undefined)?.requestId;
+      const inFlight = requestId === undefined ? undefined : this.statelessRequests.get(requestId);
+      if (inFlight) {
+        inFlight.abort();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async post(
+    payload: JsonRpcPayload,
+    requestIds: JsonRpcId[],
+    /** Set for a stateless request: its own metadata headers instead of the session's. */
+    stateless?: Record<string, string>,
+  ): Promise<void> {
     const controller = new AbortController();
     this.controllers.add(controller);
+    if (stateless) this.statelessRequests.set(requestIds[0]!, controller);
     try {
+      const accept = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
       const response = await fetch(this.url, {
         method: 'POST',
-        headers: this.headers({
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-        }),
+        headers: stateless ? { ...this.options.headers, ...accept, ...stateless } : this.headers(accept),
         body: JSON.stringify(payload),
         signal: controller.signal,
       });
-      const session = response.headers.get('mcp-session-id');
+      const session = stateless ? null : response.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
       if (response.status === 202) return;
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
+        // A stateless server answers some errors with 400 or 404 and the JSON-RPC error as the body.
+        if (stateless && this.deliverErrorBody(text, requestIds[0]!)) return;
         this.failRequests(requestIds, response.status, text);
         if (response.status === 404 && this.sessionId)
           this.finish({ message: 'the server ended the session (HTTP 404)' });
@@ -108,7 +146,22 @@ export class HttpClientTransport implements Transport {
       if (!controller.signal.aborted) this.failRequests(requestIds, 0, (error as Error).message);
     } finally {
       this.controllers.delete(controller);
+      if (stateless) this.statelessRequests.delete(requestIds[0]!);
     }
+  }
+
+  /** Delivers an error body that answers `id`; false when the body is something else. */
+  private deliverErrorBody(text: string, id: JsonRpcId): boolean {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const c = classify(body);
+    if (c.kind !== 'response' || c.message.id !== id || !('error' in c.message)) return false;
+    this.deliver(body);
+    return true;
   }
 
   /** Reads an SSE response; when it breaks before every awaited response came, resumes it. */

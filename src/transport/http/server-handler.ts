@@ -1,14 +1,18 @@
 // The Streamable HTTP endpoint (MCP 2025-11-25, basic/transports): one URL where POST carries messages,
-// GET opens the server's stream, and DELETE ends a session. This is a plain Node request handler, so it
-// can be mounted in any HTTP server or framework; listen.ts runs it on its own.
+// GET opens the server's stream, and DELETE ends a session. A request of the stateless revision
+// (2026-07-28) needs none of that: it is checked against its metadata headers and answered on its own
+// POST. This is a plain Node request handler, so it can be mounted in any HTTP server or framework;
+// listen.ts runs it on its own.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classify } from '../../jsonrpc/messages.js';
+import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { Transport } from '../transport.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
+import { headerMismatch, PROTOCOL_VERSION_META, statelessVersionOf } from './request-metadata.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
 import { errorBody, HttpSessionTransport } from './session-transport.js';
+import { StatelessExchangeTransport } from './stateless-exchange.js';
 
 export interface HttpHandlerOptions {
   /** Largest request body accepted, in bytes (4 MiB). */
@@ -52,11 +56,12 @@ export function createHttpHandler(
     message: string,
     code = -32600,
     extra: Record<string, string> = {},
+    id: JsonRpcId | null = null,
   ) => {
     if (response.headersSent) return;
     response
       .writeHead(status, { 'Content-Type': 'application/json', ...extra })
-      .end(JSON.stringify(errorBody(message, code)));
+      .end(JSON.stringify(errorBody(message, code, id)));
   };
 
   const findSession = (
@@ -131,6 +136,7 @@ export function createHttpHandler(
       reply(response, 400, `Invalid Request: ${invalid.reason}`);
       return;
     }
+    if (await stateless(request, response, body, classified, acceptsSse)) return;
     const isInitialize = classified.some((c) => c.kind === 'request' && c.message.method === 'initialize');
     let session: HttpSessionTransport | undefined;
     if (isInitialize) {
@@ -152,6 +158,50 @@ export function createHttpHandler(
       if (!session) return;
     }
     await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode);
+  };
+
+  /**
+   * The stateless revision (2026-07-28): a request that names its version in _meta stands alone, with no
+   * session, answered on its own POST. Returns false for everything else (the handshake era's sessions).
+   */
+  const stateless = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    classified: ReturnType<typeof classify>[],
+    acceptsSse: boolean,
+  ): Promise<boolean> => {
+    const single = Array.isArray(body) ? undefined : classified[0];
+    const version = single?.kind === 'request' ? statelessVersionOf(body) : undefined;
+    if (single?.kind === 'request' && version !== undefined) {
+      const mismatch = headerMismatch(request.headers, single.message, version);
+      if (mismatch) {
+        reply(response, 400, `Header mismatch: ${mismatch}`, -32020, {}, single.message.id);
+      } else {
+        // An Mcp-Session-Id header is ignored here: this revision has no sessions.
+        connect(new StatelessExchangeTransport(body, single.message.id, response, acceptsSse));
+      }
+      return true;
+    }
+    const header = request.headers['mcp-protocol-version'];
+    if (typeof header !== 'string' || versions.includes(header) || !isStatelessVersion(header)) return false;
+    // The header names the stateless revision, the body does not speak it.
+    if (Array.isArray(body)) {
+      reply(response, 400, `Invalid Request: JSON-RPC batches do not exist in ${header}`);
+    } else if (single?.kind === 'request') {
+      reply(
+        response,
+        400,
+        `Header mismatch: MCP-Protocol-Version says ${header}, but the body's _meta has no "${PROTOCOL_VERSION_META}"`,
+        -32020,
+        {},
+        single.message.id,
+      );
+    } else {
+      // The revision defines no client notifications over HTTP (cancellation is closing the stream).
+      response.writeHead(202).end();
+    }
+    return true;
   };
 
   const handler = (async (request: IncomingMessage, response: ServerResponse) => {
@@ -204,6 +254,11 @@ export function createHttpHandler(
     sessions.clear();
   };
   return handler;
+}
+
+/** A revision of the stateless era: a date from 2026-07-28 on (a handshake revision is never one). */
+function isStatelessVersion(version: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
 }
 
 /** The body as text, or undefined when it is larger than `limit` (the rest is drained, not kept). */

@@ -1,0 +1,91 @@
+// The request metadata headers of the stateless revision (2026-07-28, basic/transports/streamable-http):
+// MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the body so that intermediaries can route without
+// parsing it. The client writes them; the server checks that they say what the body says, because a
+// gateway that trusts the header and a server that trusts the body must never disagree.
+
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Where a stateless request names its protocol version (the protocol layer's MetaKey.ProtocolVersion). */
+export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+/** Methods whose Mcp-Name header mirrors params.name or params.uri. */
+const NAMED: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+
+/** A header value as the client must write it: plain when it is safe visible ASCII, else the base64 sentinel. */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/** A header value as it was meant; undefined when it is not valid. */
+export function decodeHeaderValue(value: string): string | undefined {
+  const match = SENTINEL.exec(value);
+  if (!match) return value;
+  const encoded = match[1]!;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
+  return Buffer.from(encoded, 'base64').toString('utf8');
+}
+
+/** The protocol version a stateless request names in its _meta, if it is one. */
+export function statelessVersionOf(message: unknown): string | undefined {
+  const params = (message as { params?: unknown } | null)?.params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_META];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** The headers a client puts on the POST of a stateless request. */
+export function requestMetadataHeaders(message: {
+  method: string;
+  params?: unknown;
+}): Record<string, string> {
+  const headers: Record<string, string> = { 'Mcp-Method': message.method };
+  const version = statelessVersionOf(message);
+  if (version !== undefined) headers['MCP-Protocol-Version'] = version;
+  const field = NAMED[message.method];
+  const named = field ? (message.params as Record<string, unknown> | undefined)?.[field] : undefined;
+  if (typeof named === 'string') headers['Mcp-Name'] = encodeHeaderValue(named);
+  return headers;
+}
+
+/** Why the headers of a stateless request do not match its body (a HeaderMismatch), or undefined. */
+export function headerMismatch(
+  headers: IncomingHttpHeaders,
+  message: { method: string; params?: unknown },
+  version: string,
+): string | undefined {
+  const header = (name: string) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const protocolVersion = header('mcp-protocol-version');
+  if (protocolVersion === undefined) return 'the MCP-Protocol-Version header is missing';
+  if (protocolVersion !== version) {
+    return `MCP-Protocol-Version header value '${protocolVersion}' does not match body value '${version}'`;
+  }
+  const method = header('mcp-method');
+  if (method === undefined) return 'the Mcp-Method header is missing';
+  if (method !== message.method) {
+    return `Mcp-Method header value '${method}' does not match body value '${message.method}'`;
+  }
+  const field = NAMED[message.method];
+  if (field) {
+    const raw = header('mcp-name');
+    if (raw === undefined) return `the Mcp-Name header is missing (it carries params.${field} of ${method})`;
+    const name = decodeHeaderValue(raw);
+    if (name === undefined) return `Mcp-Name header value '${raw}' is not valid base64 inside =?base64?…?=`;
+    const body = (message.params as Record<string, unknown> | undefined)?.[field];
+    if (name !== body) {
+      return `Mcp-Name header value '${name}' does not match body value '${String(body)}' (params.${field})`;
+    }
+  }
+  return undefined;
+}

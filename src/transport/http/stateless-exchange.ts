@@ -1,0 +1,95 @@
+// One request of the stateless revision (2026-07-28) over Streamable HTTP, as a Transport of its own: no
+// session, no GET stream, no resumption. The request goes up once; what comes down for it is written to
+// its POST's answer: a JSON body when the response comes first (most requests), an SSE stream when a
+// notification related to it comes first (progress, logging, a subscriptions/listen stream). The client
+// closing the answer is the cancellation of the request (basic/transports/streamable-http#cancellation).
+
+import type { ServerResponse } from 'node:http';
+import type { CloseReason } from '../../jsonrpc/errors.js';
+import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
+import type { SendOptions, Transport, TransportHandlers } from '../transport.js';
+import { formatSseEvent } from './sse.js';
+
+/** HTTP statuses the revision sets for some JSON-RPC errors; every other answer is 200. */
+function statusOf(payload: JsonRpcPayload): number {
+  const code = (payload as { error?: { code?: unknown } }).error?.code;
+  switch (code) {
+    case -32020: // HeaderMismatch
+    case -32021: // MissingRequiredClientCapability
+    case -32022: // UnsupportedProtocolVersion
+      return 400;
+    case -32601: // Method not found: a 404 with a JSON-RPC body tells a modern server from a legacy one
+      return 404;
+    default:
+      return 200;
+  }
+}
+
+export class StatelessExchangeTransport implements Transport {
+  private handlers: TransportHandlers | undefined;
+  private streaming = false;
+  private closeReason: CloseReason | undefined;
+
+  constructor(
+    private readonly request: unknown,
+    private readonly requestId: JsonRpcId,
+    private readonly response: ServerResponse,
+    /** Whether the client accepts text/event-stream; if not, notifications for the request are dropped. */
+    private readonly acceptsSse: boolean,
+  ) {
+    response.on('close', () => {
+      if (!response.writableFinished) this.finish({ message: 'the client closed the response stream' });
+    });
+  }
+
+  start(handlers: TransportHandlers): void {
+    this.handlers = handlers;
+    handlers.message(this.request);
+  }
+
+  send(payload: JsonRpcPayload, options?: SendOptions): void {
+    if (this.closeReason || Array.isArray(payload)) return;
+    const isResponse = !('method' in payload);
+    if (isResponse) {
+      if ((payload as { id?: unknown }).id !== this.requestId) return;
+      if (this.streaming) {
+        this.response.end(formatSseEvent({ event: 'message', data: JSON.stringify(payload) }));
+      } else {
+        this.response
+          .writeHead(statusOf(payload), { 'Content-Type': 'application/json' })
+          .end(JSON.stringify(payload));
+      }
+      this.finish({ message: 'the request was answered' });
+      return;
+    }
+    // Only what relates to this request may go on its stream, and never a request of the server's own:
+    // this revision asks the client through input_required results instead.
+    if ('id' in payload || options?.relatedRequestId !== this.requestId || !this.acceptsSse) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.response.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        // Proxies such as nginx would otherwise hold the events back.
+        'X-Accel-Buffering': 'no',
+      });
+    }
+    this.response.write(formatSseEvent({ event: 'message', data: JSON.stringify(payload) }));
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    if (!this.response.writableEnded) this.response.end();
+    this.finish({ message: 'closed' });
+  }
+
+  /** Closing aborts the handler if it still runs, and releases the session the server made for it. */
+  private finish(reason: CloseReason): void {
+    if (this.closeReason) return;
+    this.closeReason = reason;
+    this.handlers?.closed(reason);
+  }
+}
