@@ -65,8 +65,16 @@ export interface McpClientOptions extends Implementation {
   roots?: () => Root[] | Promise<Root[]>;
   /** Log messages the server sends. */
   onLog?: (message: LoggingMessageNotificationParams) => void;
-  /** A list the server said changed: 'tools', 'resources' or 'prompts'. */
-  onListChanged?: (list: 'tools' | 'resources' | 'prompts') => void;
+  /**
+   * A list the server said changed: 'tools', 'resources' or 'prompts'. With `cacheLists`, it is called
+   * once the list has been fetched again, with the fresh items.
+   */
+  onListChanged?: (list: ListName, items?: unknown[]) => void;
+  /**
+   * Keep what listAllTools(), listAllResources() and listAllPrompts() return, answer later calls from it,
+   * and fetch a list again when the server says it changed (false).
+   */
+  cacheLists?: boolean;
   onResourceUpdated?: (uri: string) => void;
   /** Any other notification from the server. */
   onNotification?: (method: string, params: unknown) => void;
@@ -83,6 +91,8 @@ export interface McpClientOptions extends Implementation {
 }
 
 const MAX_INPUT_ROUNDS = 16;
+
+export type ListName = 'tools' | 'resources' | 'prompts';
 
 const ignoreProgress = (): void => {};
 
@@ -109,6 +119,8 @@ export class McpClient {
   private logLevel: LoggingLevel | undefined;
   private listen: { controller: AbortController; done: Promise<unknown> } | undefined;
   private readonly resourceSubscriptions = new Set<string>();
+  /** With cacheLists: each list as fetched, shared by every caller until the server says it changed. */
+  private readonly listCache = new Map<ListName, Promise<unknown[]>>();
 
   constructor(private readonly options: McpClientOptions) {}
 
@@ -155,7 +167,7 @@ export class McpClient {
         };
         if (discovered.instructions !== undefined)
           this.initializeResult.instructions = discovered.instructions;
-        if (this.options.onListChanged) this.openListen();
+        if (this.wantsListChanges) this.openListen();
         return this.initializeResult;
       }
       if (preferred === 'modern') {
@@ -270,7 +282,7 @@ export class McpClient {
 
   /** Every tool, following nextCursor to the end. */
   listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.collect((cursor) => this.listTools(cursor, options), 'tools');
+    return this.cachedList('tools', () => this.collect((cursor) => this.listTools(cursor, options), 'tools'));
   }
 
   callTool(
@@ -293,7 +305,9 @@ export class McpClient {
   }
 
   listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.collect((cursor) => this.listResources(cursor, options), 'resources');
+    return this.cachedList('resources', () =>
+      this.collect((cursor) => this.listResources(cursor, options), 'resources'),
+    );
   }
 
   listResourceTemplates(
@@ -330,7 +344,48 @@ export class McpClient {
   }
 
   listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.collect((cursor) => this.listPrompts(cursor, options), 'prompts');
+    return this.cachedList('prompts', () =>
+      this.collect((cursor) => this.listPrompts(cursor, options), 'prompts'),
+    );
+  }
+
+  private get wantsListChanges(): boolean {
+    return this.options.onListChanged !== undefined || this.options.cacheLists === true;
+  }
+
+  /** With cacheLists, the one fetch of a list that every caller shares until the server says it changed. */
+  private cachedList<T>(name: ListName, fetch: () => Promise<T[]>): Promise<T[]> {
+    if (!this.options.cacheLists) return fetch();
+    let cached = this.listCache.get(name) as Promise<T[]> | undefined;
+    if (!cached) {
+      const fetching = fetch();
+      cached = fetching;
+      this.listCache.set(name, fetching);
+      // A failed fetch is not kept: the next call tries again.
+      fetching.catch(() => {
+        if (this.listCache.get(name) === fetching) this.listCache.delete(name);
+      });
+    }
+    return cached;
+  }
+
+  /** notifications/.../list_changed: drop the cached list, fetch it again if it was cached, tell the user. */
+  private listChanged(name: ListName): void {
+    const wasCached = this.listCache.delete(name);
+    if (!wasCached) {
+      this.options.onListChanged?.(name);
+      return;
+    }
+    const fresh =
+      name === 'tools'
+        ? this.listAllTools()
+        : name === 'resources'
+          ? this.listAllResources()
+          : this.listAllPrompts();
+    fresh.then(
+      (items) => this.options.onListChanged?.(name, items),
+      () => this.options.onListChanged?.(name),
+    );
   }
 
   getPrompt(
@@ -391,7 +446,7 @@ export class McpClient {
     if (!connection) return;
     this.listen?.controller.abort();
     const notifications: Record<string, unknown> = {};
-    if (this.options.onListChanged) {
+    if (this.wantsListChanges) {
       notifications.toolsListChanged = true;
       notifications.resourcesListChanged = true;
       notifications.promptsListChanged = true;
@@ -510,11 +565,9 @@ export class McpClient {
     connection.onNotification(Notification.Message, (params) =>
       this.options.onLog?.(params as LoggingMessageNotificationParams),
     );
-    connection.onNotification(Notification.ToolsListChanged, () => this.options.onListChanged?.('tools'));
-    connection.onNotification(Notification.ResourcesListChanged, () =>
-      this.options.onListChanged?.('resources'),
-    );
-    connection.onNotification(Notification.PromptsListChanged, () => this.options.onListChanged?.('prompts'));
+    connection.onNotification(Notification.ToolsListChanged, () => this.listChanged('tools'));
+    connection.onNotification(Notification.ResourcesListChanged, () => this.listChanged('resources'));
+    connection.onNotification(Notification.PromptsListChanged, () => this.listChanged('prompts'));
     connection.onNotification(Notification.ResourcesUpdated, (params) => {
       const uri = (params as { uri?: unknown } | undefined)?.uri;
       if (typeof uri === 'string') this.options.onResourceUpdated?.(uri);
