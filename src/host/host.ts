@@ -4,7 +4,7 @@
 // so that no process survives it.
 
 import { type CallOptions, McpClient, type McpClientOptions } from '../client/client.js';
-import { type CloseReason, formatCloseReason } from '../jsonrpc/errors.js';
+import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../jsonrpc/errors.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -298,7 +298,10 @@ export class McpHost {
     } catch (error) {
       const closed = client.closed;
       entry.state = 'failed';
-      entry.error = closed ? formatCloseReason(closed) : (error as Error).message;
+      // The close reason says more only when the connection closing is what failed (a crash at start-up);
+      // a refused handshake closes the connection too, but its own error is the one that says why.
+      entry.error =
+        closed && error instanceof ConnectionClosedError ? formatCloseReason(closed) : (error as Error).message;
       this.options.onEvent?.({ type: 'failed', server: entry.name, error: entry.error });
       await client.close().catch(() => {});
     }

@@ -171,3 +171,22 @@ describe('McpHost under a signal', () => {
     });
   }
 });
+
+describe('McpHost: a server that answers with an unusable protocol version', () => {
+  it('bug: reported the closed connection instead of the refused handshake; now names the version', async () => {
+    const old = path.join(root, 'test', 'fixtures', 'host', 'old-version-server.mjs');
+    const host = new McpHost(
+      parseConfig({ mcpServers: { old: { command: process.execPath, args: [old] } } }, process.env, root),
+      // The client would probe with server/discover first; this server speaks only the handshake era.
+      { restart: false, healthInterval: 0 },
+    );
+    try {
+      await host.start();
+      const [status] = host.status();
+      assert.equal(status?.state, 'failed');
+      assert.match(status?.error ?? '', /protocol version "1999-01-01"/);
+    } finally {
+      await host.shutdown();
+    }
+  });
+});
