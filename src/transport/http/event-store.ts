@@ -14,11 +14,18 @@ export interface EventStore {
     eventId: string,
     send: (eventId: string, message: JsonRpcMessage) => void,
   ): Promise<void> | void;
+  /** Forgets a stream that can no longer be resumed (its session ended). Optional. */
+  dropStream?(streamId: string): Promise<void> | void;
 }
 
 export interface InMemoryEventStoreOptions {
   /** Events kept per stream; the oldest are dropped first (1000). */
   maxEventsPerStream?: number;
+  /**
+   * Streams kept in all; the stream that was started first is forgotten first (10 000). Every POST that
+   * carries requests opens a stream, so without a bound a long-lived server would keep them all.
+   */
+  maxStreams?: number;
 }
 
 export class InMemoryEventStore implements EventStore {
@@ -33,6 +40,9 @@ export class InMemoryEventStore implements EventStore {
     if (!events) {
       events = [];
       this.streams.set(streamId, events);
+      const maxStreams = this.options.maxStreams ?? 10_000;
+      // A Map iterates in insertion order: the first key is the oldest stream.
+      while (this.streams.size > maxStreams) this.streams.delete(this.streams.keys().next().value!);
     }
     events.push({ id, message });
     const max = this.options.maxEventsPerStream ?? 1000;
@@ -54,8 +64,13 @@ export class InMemoryEventStore implements EventStore {
     for (const event of events.slice(index + 1)) if (event.message) send(event.id, event.message);
   }
 
-  /** Forgets a finished stream. */
+  /** Forgets a stream. */
   dropStream(streamId: string): void {
     this.streams.delete(streamId);
+  }
+
+  /** How many streams are kept (for tests and monitoring). */
+  get size(): number {
+    return this.streams.size;
   }
 }

@@ -150,6 +150,10 @@ export function createHttpHandler(
           options.eventStore === null ? undefined : (options.eventStore ?? new InMemoryEventStore()),
         jsonResponse: options.jsonResponse ?? false,
         retryInterval: options.retryInterval ?? 1000,
+        // A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE.
+        onFinished: (ended) => {
+          if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
+        },
       });
       sessions.set(session.sessionId, session);
       connect(session);

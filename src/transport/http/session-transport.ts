@@ -41,6 +41,8 @@ export interface SessionTransportOptions {
   jsonResponse: boolean;
   /** Milliseconds a client should wait before reconnecting, sent as the SSE `retry` field. */
   retryInterval: number | undefined;
+  /** Told once the session has ended, whoever ended it, so the endpoint can forget it. */
+  onFinished?: (session: HttpSessionTransport) => void;
 }
 
 export class HttpSessionTransport implements Transport {
@@ -54,6 +56,8 @@ export class HttpSessionTransport implements Transport {
    * with one store shared by all sessions, resuming a GET stream replayed other sessions' messages.
    */
   private readonly standaloneId: string;
+  /** Every stream this session has stored events of, finished ones too. */
+  private readonly storedStreams = new Set<string>();
 
   constructor(readonly options: SessionTransportOptions) {
     this.standaloneId = `${options.sessionId}-standalone`;
@@ -216,9 +220,14 @@ export class HttpSessionTransport implements Transport {
   finish(reason: CloseReason): void {
     if (this.closeReason) return;
     this.closeReason = reason;
+    const store = this.options.eventStore;
     for (const stream of this.streams.values()) stream.response?.end();
+    // Nobody can resume a stream of an ended session: its events would only take up memory.
+    for (const id of this.storedStreams) void store?.dropStream?.(id);
+    this.storedStreams.clear();
     this.streams.clear();
     this.handlers?.closed(reason);
+    this.options.onFinished?.(this);
   }
 
   private enqueue(stream: Stream, step: () => void | Promise<void>): void {
@@ -231,6 +240,7 @@ export class HttpSessionTransport implements Transport {
   private async prime(stream: Stream): Promise<void> {
     const store = this.options.eventStore;
     if (!store || !stream.response) return;
+    this.storedStreams.add(stream.id);
     const id = await store.storeEvent(stream.id, undefined);
     stream.response.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
   }
@@ -241,6 +251,7 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     const store = this.options.eventStore;
+    if (store) this.storedStreams.add(stream.id);
     const id = store ? await store.storeEvent(stream.id, message) : undefined;
     stream.response?.write(formatSseEvent({ id, event: 'message', data: JSON.stringify(message) }));
   }

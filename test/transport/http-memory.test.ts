@@ -1,0 +1,62 @@
+// A long-lived HTTP server must not keep what nobody can use any more: sessions that ended on the
+// server's side, the events of their streams, and (in the in-memory store) streams beyond a bound.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
+import { listen, openSession, post } from '../fixtures/http/helpers.js';
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+describe('HTTP server memory', { timeout: 10_000 }, () => {
+  const store = new InMemoryEventStore();
+  let t: Listening;
+
+  before(async () => {
+    t = await listen({ eventStore: store });
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('bug: a session the server ended stayed in the session map until a DELETE; now it and its events go', async () => {
+    const session = await openSession(t.listener.url);
+    // A request answered on an SSE stream, so the store holds a stream for this session.
+    const answer = await post(
+      t.listener.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { ...session.headers, Accept: 'text/event-stream' },
+    );
+    await answer.text();
+    assert.ok(store.size > 0, 'the answer was stored for resumption');
+    const transport = t.listener.handler.sessions.get(session.id);
+    assert.ok(transport);
+    await transport.close();
+    assert.equal(t.listener.handler.sessions.has(session.id), false);
+    assert.equal(store.size, 0, "the ended session's streams were dropped from the store");
+    const after = await post(t.listener.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, session.headers);
+    assert.equal(after.status, 404);
+  });
+});
+
+describe('InMemoryEventStore bounds', () => {
+  it('forgets the oldest stream beyond maxStreams, and the oldest events beyond maxEventsPerStream', () => {
+    const store = new InMemoryEventStore({ maxStreams: 2, maxEventsPerStream: 2 });
+    const first = store.storeEvent('s1', undefined);
+    store.storeEvent('s2', undefined);
+    assert.equal(store.streamOf(first), 's1');
+    store.storeEvent('s3', undefined);
+    assert.equal(store.size, 2);
+    assert.equal(store.streamOf(first), undefined, 's1, the oldest, is gone');
+
+    const message = (n: number) => ({ jsonrpc: '2.0' as const, method: 'n', params: { n } });
+    const e1 = store.storeEvent('s3', message(1));
+    store.storeEvent('s3', message(2));
+    store.storeEvent('s3', message(3));
+    const replayed: unknown[] = [];
+    store.replayAfter(e1, (_id, m) => replayed.push(m));
+    // e1 itself was dropped (two kept: 2 and 3), so the replay cannot find it: it replays the whole stream.
+    assert.deepEqual(replayed, [message(2), message(3)]);
+  });
+});
