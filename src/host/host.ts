@@ -301,7 +301,9 @@ export class McpHost {
       // The close reason says more only when the connection closing is what failed (a crash at start-up);
       // a refused handshake closes the connection too, but its own error is the one that says why.
       entry.error =
-        closed && error instanceof ConnectionClosedError ? formatCloseReason(closed) : (error as Error).message;
+        closed && error instanceof ConnectionClosedError
+          ? formatCloseReason(closed)
+          : (error as Error).message;
       this.options.onEvent?.({ type: 'failed', server: entry.name, error: entry.error });
       await client.close().catch(() => {});
     }
