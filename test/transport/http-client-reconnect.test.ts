@@ -88,3 +88,36 @@ describe('HttpClientTransport reconnection', { timeout: 10_000 }, () => {
     );
   });
 });
+
+describe('HttpClientTransport: the GET stream', { timeout: 10_000 }, () => {
+  it('bug: a broken GET stream was never resumed; now it is, with Last-Event-ID, after the retry delay', async () => {
+    const fake = await FakeServer.start();
+    const client = new Client(fake.url, { openStream: true, reconnectDelay: 60_000 });
+    try {
+      await client.handshake(fake);
+      client.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      // The GET that opens the stream and the POST of the notification, in whichever order they arrive.
+      const both = [await fake.next(), await fake.next()];
+      const initialized = both.find((r) => r.method === 'POST');
+      const stream = both.find((r) => r.method === 'GET');
+      assert.ok(initialized && stream, both.map((r) => r.method).join(', '));
+      initialized.response.writeHead(202).end();
+      sse(stream);
+      event(stream, { id: 'g-1', retry: RETRY });
+      event(stream, { id: 'g-2', data: progress(1) });
+      assert.equal((await client.next()).method, 'notifications/progress');
+      const lost = drop(stream);
+
+      const resume = await fake.expect('GET');
+      assert.ok(resume.at - lost >= RETRY - 2, `waited ${resume.at - lost} ms, retry was ${RETRY}`);
+      assert.equal(resume.headers['last-event-id'], 'g-2');
+      assert.equal(resume.headers['mcp-session-id'], SESSION);
+      sse(resume);
+      event(resume, { id: 'g-3', data: progress(2) });
+      assert.deepEqual((await client.next()).params?.progress, 2);
+    } finally {
+      await closeClient(client, fake);
+      await fake.close();
+    }
+  });
+});

@@ -164,8 +164,11 @@ export class HttpClientTransport implements Transport {
     return true;
   }
 
-  /** Reads an SSE response; when it breaks before every awaited response came, resumes it. */
-  private async readStream(response: Response, awaiting: Set<JsonRpcId>): Promise<void> {
+  /**
+   * Reads an SSE response; when it breaks before every awaited response came, resumes it. The GET stream
+   * (`persistent`) awaits no response and is resumed whenever it breaks, until the transport closes.
+   */
+  private async readStream(response: Response, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
     let lastEventId: string | undefined;
     let retry = this.options.reconnectDelay ?? 1000;
     let attempts = 0;
@@ -193,7 +196,8 @@ export class HttpClientTransport implements Transport {
       }
       if (controller) this.controllers.delete(controller);
       current = undefined;
-      if (awaiting.size === 0 || this.closing || lastEventId === undefined) break;
+      if (this.closing || this.closeReason) break;
+      if (!persistent && (awaiting.size === 0 || lastEventId === undefined)) break;
       // maxReconnects counts attempts in a row that brought nothing: a server that ends the stream after
       // each event (polling, as 2025-11-25 allows) was followed for maxReconnects events only.
       if (progressed) attempts = 0;
@@ -204,9 +208,12 @@ export class HttpClientTransport implements Transport {
         this.controllers.add(controller);
         await sleep(retry, controller.signal);
         if (this.closing) break;
+        // The GET stream without an event id yet is opened afresh; with one, resumed from there.
+        const resumeFrom: Record<string, string> =
+          lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId };
         const answer = await fetch(this.url, {
           method: 'GET',
-          headers: this.headers({ Accept: 'text/event-stream', 'Last-Event-ID': lastEventId }),
+          headers: this.headers({ Accept: 'text/event-stream', ...resumeFrom }),
           signal: controller.signal,
         }).catch(() => undefined);
         if (answer?.ok) {
@@ -238,7 +245,7 @@ export class HttpClientTransport implements Transport {
         signal: controller.signal,
       });
       if (!response.ok) return;
-      await this.readStream(response, new Set());
+      await this.readStream(response, new Set(), true);
     } catch {
       // No server stream: only responses to our own requests will arrive.
     } finally {
