@@ -35,7 +35,11 @@ export type ValidationResult = { ok: true; value: unknown } | { ok: false; issue
 export interface PreparedSchema {
   /** What is listed to clients. */
   readonly jsonSchema: JsonSchema;
-  validate(value: unknown): Promise<ValidationResult>;
+  /**
+   * Synchronous once compiled (and for any Standard Schema that validates synchronously): a promise only
+   * when there is something to wait for, since every await costs a turn on the hot path of tools/call.
+   */
+  validate(value: unknown): ValidationResult | Promise<ValidationResult>;
 }
 
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
@@ -57,21 +61,30 @@ export function prepareSchema(
     const jsonSchema = standard.jsonSchema[direction]({ target: 'draft-2020-12' });
     return {
       jsonSchema,
-      async validate(value) {
-        const result = await standard.validate(value);
-        if (result.issues) return { ok: false, issues: result.issues.map(formatStandardIssue) };
-        return { ok: true, value: result.value };
+      validate(value) {
+        const result = standard.validate(value);
+        return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
       },
     };
   }
-  let compiled: Promise<(value: unknown) => ValidationResult> | undefined;
+  let compiling: Promise<(value: unknown) => ValidationResult> | undefined;
+  let compiled: ((value: unknown) => ValidationResult) | undefined;
   return {
     jsonSchema: schema,
-    async validate(value) {
-      compiled ??= compileJsonSchema(schema);
-      return (await compiled)(value);
+    validate(value) {
+      if (compiled) return compiled(value);
+      compiling ??= compileJsonSchema(schema).then((validator) => {
+        compiled = validator;
+        return validator;
+      });
+      return compiling.then((validator) => validator(value));
     },
   };
+}
+
+function fromStandard(result: StandardResult<unknown>): ValidationResult {
+  if (result.issues) return { ok: false, issues: result.issues.map(formatStandardIssue) };
+  return { ok: true, value: result.value };
 }
 
 function formatStandardIssue(issue: {

@@ -5,7 +5,13 @@ import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, ToolInputError } from '../protocol/errors.js';
 import { InputRequired } from '../protocol/modern.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
-import { type PreparedSchema, prepareSchema, type SchemaInput, type StandardSchemaV1 } from './schema.js';
+import {
+  type PreparedSchema,
+  prepareSchema,
+  type SchemaInput,
+  type StandardSchemaV1,
+  type ValidationResult,
+} from './schema.js';
 
 export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   name: string;
@@ -79,11 +85,14 @@ export async function callTool(
   ) {
     throw invalidParams(`Invalid params: "arguments" of tool "${name}" must be an object`);
   }
-  const validation = await registered.input.validate(rawArguments ?? {});
+  const pending = registered.input.validate(rawArguments ?? {});
+  const validation = pending instanceof Promise ? await pending : pending;
   if (!validation.ok) throw new ToolInputError(name, validation.issues);
   let output: ToolOutput;
   try {
-    output = await registered.handler(validation.value as Record<string, unknown>, context);
+    const returned = registered.handler(validation.value as Record<string, unknown>, context);
+    output =
+      typeof (returned as { then?: unknown }).then === 'function' ? await returned : (returned as ToolOutput);
   } catch (error) {
     // A protocol error the handler raised on purpose goes out as one; anything else is the tool failing.
     // (and a request for input of the stateless revision ends the round, it is no failure).
@@ -94,7 +103,10 @@ export async function callTool(
   return finishOutput(registered, output);
 }
 
-async function finishOutput(registered: RegisteredTool, output: ToolOutput): Promise<CallToolResult> {
+function finishOutput(
+  registered: RegisteredTool,
+  output: ToolOutput,
+): CallToolResult | Promise<CallToolResult> {
   const result: CallToolResult = { ...output, content: output.content ?? [] };
   if (output.structuredContent !== undefined && output.content === undefined) {
     // Clients of older revisions only read content: give them the structured result as text as well.
@@ -106,12 +118,14 @@ async function finishOutput(registered: RegisteredTool, output: ToolOutput): Pro
         `tool "${registered.tool.name}" declares an outputSchema but returned no structuredContent`,
       );
     }
-    const check = await registered.output.validate(output.structuredContent);
-    if (!check.ok) {
-      return errorResult(
-        `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
-      );
-    }
+    const checked = registered.output.validate(output.structuredContent);
+    const verdict = (check: ValidationResult): CallToolResult =>
+      check.ok
+        ? result
+        : errorResult(
+            `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
+          );
+    return checked instanceof Promise ? checked.then(verdict) : verdict(checked);
   }
   return result;
 }
