@@ -2,7 +2,7 @@
 // to bench/results/latest.json as well, for the README.
 //
 //   npm run bench                  everything (a few minutes on 2 cores)
-//   npm run bench -- --quick       a fast smoke run: small workloads, few runs
+//   npm run bench -- --quick       a fast smoke run: small workloads, few runs (to results/partial.json)
 //   npm run bench -- --only NAME   only the named suites (comma-separated or repeated)
 //
 // Adding a suite: write bench/suites/NAME.ts exporting a `Suite` (see bench/lib/suite.ts) and add it to
@@ -10,6 +10,7 @@
 
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from './lib/cli.js';
 import { formatMs } from './lib/format.js';
@@ -25,7 +26,10 @@ import { trace } from './suites/trace.js';
 
 const SUITES: Suite[] = [framing, roundtrip, server, client, trace];
 
+// Only a full run of every suite replaces latest.json, which the README's tables are made from; a quick or
+// partial run writes partial.json (not kept in git) so that it cannot overwrite them by accident.
 const RESULTS_FILE = fileURLToPath(new URL('./results/latest.json', import.meta.url));
+const PARTIAL_FILE = fileURLToPath(new URL('./results/partial.json', import.meta.url));
 
 async function main(): Promise<number> {
   let options: ReturnType<typeof parseArgs>;
@@ -81,7 +85,8 @@ async function main(): Promise<number> {
   }
   const durationMs = performance.now() - started;
 
-  writeResults(RESULTS_FILE, {
+  const resultsFile = options.quick || options.only.length > 0 ? PARTIAL_FILE : RESULTS_FILE;
+  writeResults(resultsFile, {
     generatedAt: new Date().toISOString(),
     options: { quick: options.quick, only: options.only },
     environment: { ...env, loadAverageAtStart: load },
@@ -103,7 +108,9 @@ async function main(): Promise<number> {
   console.log(
     `targets: ${targets.length - missed.length} of ${targets.length} met${missed.length ? `; missed: ${missed.map((t) => `${t.suite} ${t.row.case} (${t.row.target!.text})`).join('; ')}` : ''}`,
   );
-  console.log(`total ${formatMs(durationMs)}; results written to bench/results/latest.json`);
+  console.log(
+    `total ${formatMs(durationMs)}; results written to ${path.relative(process.cwd(), resultsFile)}`,
+  );
   return 0;
 }
 

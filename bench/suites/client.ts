@@ -18,7 +18,8 @@ import { packageVersion } from '../lib/results.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
 
-const WINDOW = 64;
+import { WINDOW } from '../lib/workloads.js';
+
 /** The SDK's StdioClientTransport read buffer limit, as raised for the second SDK subject. */
 const RAISED_LIMIT = 256 * MiB;
 

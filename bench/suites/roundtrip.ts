@@ -10,6 +10,7 @@ import { Peer } from '../lib/peer.js';
 import { packageVersion } from '../lib/results.js';
 import type { MetricColumn, Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
+import { callWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface Pair {
   subject: string;
@@ -29,8 +30,6 @@ interface Run {
   clientCpuMs: number;
   serverCpuMs: number;
 }
-
-const WINDOW = 64;
 
 function peakRss(stats: Stats): Record<string, number> {
   return { client: stats.clientPeakRssKiB / 1024, server: stats.serverPeakRssKiB / 1024 };
@@ -78,39 +77,18 @@ export const roundtrip: Suite = {
       },
     ];
     const pairs = [...main, ...mixed];
-    const workloads = [
-      { key: 'serial', case: `serial, 1 in flight (${serialCalls} calls)`, calls: serialCalls, window: 1 },
-      {
-        key: 'pipelined',
-        case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
-        calls: pipelinedCalls,
-        window: WINDOW,
-      },
-    ];
-    const command = (w: (typeof workloads)[number]) =>
-      w.window === 1
-        ? { op: 'serial', calls: w.calls }
-        : { op: 'pipelined', calls: w.calls, window: w.window };
+    const workloads = callWorkloads(serialCalls, pipelinedCalls);
 
     context.progress(`roundtrip: starting ${pairs.length} client/server pairs`);
     const { samples, stats } = await withPeers(pairs, async (peers) => {
-      for (const [i, peer] of peers.entries()) {
-        context.progress(`  warming up ${pairs[i]!.subject}`);
-        for (const w of workloads) await peer.command(command(w));
-      }
       // samples[workload][pair] = every run; the pairs take turns within each run.
-      const samples = workloads.map(() => pairs.map((): Run[] => []));
-      for (let run = 0; run < runs; run++) {
-        for (const [wi, w] of workloads.entries()) {
-          const line: string[] = [];
-          for (const [pi, peer] of peers.entries()) {
-            const result = await peer.command<Run>(command(w));
-            samples[wi]![pi]!.push(result);
-            line.push(`${pairs[pi]!.subject} ${Math.round((w.calls / result.ms) * 1000)}/s`);
-          }
-          context.progress(`  run ${run + 1}/${runs} ${w.key}: ${line.join(', ')}`);
-        }
-      }
+      const samples = await takeTurns<Run>(
+        peers,
+        pairs.map((p) => p.subject),
+        workloads,
+        runs,
+        context.progress,
+      );
       const stats: Stats[] = [];
       for (const peer of peers) stats.push(await peer.command<Stats>({ op: 'stats' }));
       return { samples, stats };

@@ -19,8 +19,7 @@ import {
 import { packageVersion } from '../lib/results.js';
 import type { MetricColumn, Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
-
-const WINDOW = 64;
+import { callWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface ServerSpec {
   subject: string;
@@ -54,41 +53,20 @@ export const server: Suite = {
       config: { schema: 'json' },
     };
     const commandOf = (spec: ServerSpec) => nodeScript(spec.script, { ...spec.config, sizes: [bigBytes] });
-    const workloads = [
-      { key: 'serial', case: `serial, 1 in flight (${serialCalls} calls)`, calls: serialCalls, window: 1 },
-      {
-        key: 'pipelined',
-        case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
-        calls: pipelinedCalls,
-        window: WINDOW,
-      },
-    ];
-    const command = (w: (typeof workloads)[number]) =>
-      w.window === 1
-        ? { op: 'serial', calls: w.calls }
-        : { op: 'pipelined', calls: w.calls, window: w.window };
+    const workloads = callWorkloads(serialCalls, pipelinedCalls);
 
     context.progress(`server: starting ${servers.length} servers, each with its own hand-written client`);
     const measured = await withClients(
       servers.map((spec) => ({ client: 'raw-mcp-client.mjs', server: commandOf(spec) })),
       async (peers) => {
         // ---- tool calls ----
-        for (const [i, peer] of peers.entries()) {
-          context.progress(`  warming up ${servers[i]!.subject}`);
-          for (const w of workloads) await peer.command(command(w));
-        }
-        const calls = workloads.map(() => servers.map((): CallRun[] => []));
-        for (let run = 0; run < runs; run++) {
-          for (const [wi, w] of workloads.entries()) {
-            const line: string[] = [];
-            for (const [si, peer] of peers.entries()) {
-              const result = await peer.command<CallRun>(command(w));
-              calls[wi]![si]!.push(result);
-              line.push(`${servers[si]!.subject} ${Math.round((w.calls / result.ms) * 1000)}/s`);
-            }
-            context.progress(`  run ${run + 1}/${runs} ${w.key}: ${line.join(', ')}`);
-          }
-        }
+        const calls = await takeTurns<CallRun>(
+          peers,
+          servers.map((spec) => spec.subject),
+          workloads,
+          runs,
+          context.progress,
+        );
         const afterCalls: PeerStats[] = [];
         for (const peer of peers) afterCalls.push(await peer.command<PeerStats>({ op: 'stats' }));
 

@@ -13,8 +13,8 @@ import { type CallRun, medianOf, nodeScript, type PeerStats, peakRss, withClient
 import { PEERS_DIR } from '../lib/peer.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
+import { callWorkloads, takeTurns } from '../lib/workloads.js';
 
-const WINDOW = 64;
 const BIN = fileURLToPath(new URL('../../bin/mcpwire.js', import.meta.url));
 
 interface Route {
@@ -48,19 +48,7 @@ export const trace: Suite = {
     const serialCalls = q ? 500 : 2000;
     const pipelinedCalls = q ? 5000 : 20_000;
     const runs = q ? 3 : 7;
-    const workloads = [
-      { key: 'serial', case: `serial, 1 in flight (${serialCalls} calls)`, calls: serialCalls, window: 1 },
-      {
-        key: 'pipelined',
-        case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
-        calls: pipelinedCalls,
-        window: WINDOW,
-      },
-    ];
-    const command = (w: (typeof workloads)[number]) =>
-      w.window === 1
-        ? { op: 'serial', calls: w.calls }
-        : { op: 'pipelined', calls: w.calls, window: w.window };
+    const workloads = callWorkloads(serialCalls, pipelinedCalls);
     const servers = [
       { name: 'hand-written server', script: 'raw-mcp-server.mjs' },
       { name: 'mcpwire server', script: 'mcpwire-mcp-server.mjs' },
@@ -79,24 +67,15 @@ export const trace: Suite = {
             server: route.command(nodeScript(server.script), log),
           })),
           async (peers) => {
-            for (const [i, peer] of peers.entries()) {
-              context.progress(`  warming up ${ROUTES[i]!.subject}`);
-              for (const w of workloads) await peer.command(command(w));
-            }
-            const samples = workloads.map(() => ROUTES.map((): CallRun[] => []));
-            for (let run = 0; run < runs; run++) {
-              for (const [wi, w] of workloads.entries()) {
-                const line: string[] = [];
-                // Each run starts with the next route, so that each comes first equally often.
-                for (let k = 0; k < peers.length; k++) {
-                  const ri = (run + k) % peers.length;
-                  const result = await peers[ri]!.command<CallRun>(command(w));
-                  samples[wi]![ri]!.push(result);
-                  line.push(`${ROUTES[ri]!.subject} ${((result.ms * 1000) / w.calls).toFixed(1)} µs/call`);
-                }
-                context.progress(`  run ${run + 1}/${runs} ${w.key}: ${line.join(', ')}`);
-              }
-            }
+            // Each run starts with the next route, so that each comes first equally often.
+            const samples = await takeTurns<CallRun>(
+              peers,
+              ROUTES.map((route) => route.subject),
+              workloads,
+              runs,
+              context.progress,
+              { rotate: true, describe: (r, w) => `${((r.ms * 1000) / w.calls).toFixed(1)} µs/call` },
+            );
             const stats: PeerStats[] = [];
             for (const peer of peers) stats.push(await peer.command<PeerStats>({ op: 'stats' }));
             return { samples, stats };

@@ -1,0 +1,71 @@
+// The call workloads the round-trip, server and trace suites share: N calls one at a time, and N calls
+// with WINDOW in flight; and the loop that runs them on several peers, taking turns run by run, so that
+// what else the machine does falls on every subject alike.
+
+import type { Peer } from './peer.js';
+
+export const WINDOW = 64;
+
+export interface Workload {
+  key: 'serial' | 'pipelined';
+  /** The row label: what was run, with its size. */
+  case: string;
+  calls: number;
+  window: number;
+  /** The command a driver peer runs for it. */
+  command: { op: string; [key: string]: unknown };
+}
+
+export function callWorkloads(serialCalls: number, pipelinedCalls: number): Workload[] {
+  return [
+    {
+      key: 'serial',
+      case: `serial, 1 in flight (${serialCalls} calls)`,
+      calls: serialCalls,
+      window: 1,
+      command: { op: 'serial', calls: serialCalls },
+    },
+    {
+      key: 'pipelined',
+      case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
+      calls: pipelinedCalls,
+      window: WINDOW,
+      command: { op: 'pipelined', calls: pipelinedCalls, window: WINDOW },
+    },
+  ];
+}
+
+/**
+ * Warms every peer up with one run of each workload, then runs `runs` rounds in which every peer runs
+ * every workload once. Returns samples[workload][peer], one result per round. With `rotate`, each round
+ * starts with the next peer, so that each comes first equally often.
+ */
+export async function takeTurns<R extends { ms: number }>(
+  peers: readonly Peer[],
+  subjects: readonly string[],
+  workloads: readonly Workload[],
+  runs: number,
+  progress: (message: string) => void,
+  options: { rotate?: boolean; describe?: (result: R, workload: Workload) => string } = {},
+): Promise<R[][][]> {
+  for (const [i, peer] of peers.entries()) {
+    progress(`  warming up ${subjects[i]}`);
+    for (const w of workloads) await peer.command(w.command);
+  }
+  const describe =
+    options.describe ?? ((result: R, w: Workload) => `${Math.round((w.calls / result.ms) * 1000)}/s`);
+  const samples = workloads.map(() => peers.map((): R[] => []));
+  for (let run = 0; run < runs; run++) {
+    for (const [wi, w] of workloads.entries()) {
+      const line: string[] = [];
+      for (let k = 0; k < peers.length; k++) {
+        const pi = options.rotate ? (run + k) % peers.length : k;
+        const result = await peers[pi]!.command<R>(w.command);
+        samples[wi]![pi]!.push(result);
+        line.push(`${subjects[pi]} ${describe(result, w)}`);
+      }
+      progress(`  run ${run + 1}/${runs} ${w.key}: ${line.join(', ')}`);
+    }
+  }
+  return samples;
+}
