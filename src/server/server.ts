@@ -171,6 +171,14 @@ export class McpServer implements ServerDefinition {
     for (const listener of this.subscriptionListeners) listener(uri, subscribed, session);
   }
 
+  /**
+   * Tells every client that a list changed when the server cannot see it by itself: registrations are
+   * announced on their own, but a template's listing that follows the data (a new file, a new table) is not.
+   */
+  notifyListChanged(kind: ListKind): void {
+    this.broadcast(kind);
+  }
+
   /** Tells every client subscribed to `uri` that the resource changed. */
   notifyResourceUpdated(uri: string): void {
     for (const session of this.sessions) session.resourceUpdated(uri);

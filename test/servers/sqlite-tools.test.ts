@@ -459,6 +459,36 @@ describe('a SQLite server started with --write', () => {
   });
 });
 
+describe('change notifications', () => {
+  it('create_table tells clients that the resource list changed, and subscribers that the schema did', async () => {
+    const file = path.join(directory, 'notify.db');
+    buildFixture(file);
+    const session = await SqliteSession.start({ file, write: true });
+    try {
+      await session.request('resources/subscribe', { uri: 'sqlite://schema' });
+      await session.callTool('create_table', { sql: 'CREATE TABLE tags (name TEXT PRIMARY KEY)' });
+      await session.notices.next(
+        (n) => n.method === 'notifications/resources/list_changed',
+        5000,
+        'list_changed',
+      );
+      const updated = await session.notices.next(
+        (n) => n.method === 'notifications/resources/updated',
+        5000,
+        'resources/updated',
+      );
+      assert.deepEqual(updated.params, { uri: 'sqlite://schema' });
+      // IF NOT EXISTS on a table that is there creates nothing, and announces nothing.
+      const before = session.notices.items.length;
+      await session.callTool('create_table', { sql: 'CREATE TABLE IF NOT EXISTS tags (name TEXT)' });
+      await session.request('ping');
+      assert.equal(session.notices.items.length, before);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('--create', () => {
   it('makes a new, empty database, which a --write server can fill', async () => {
     const file = path.join(directory, 'new.db');

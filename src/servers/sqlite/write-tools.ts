@@ -15,6 +15,7 @@ import {
 import { describeTable, describeText, tableNames } from './introspect.js';
 import type { Parameters } from './query-messages.js';
 import type { WriteResult } from './query-pool.js';
+import { SCHEMA_URI } from './resources.js';
 import { checkCreateTable, checkWriteStatement, shapeOf } from './sql-kind.js';
 import { CELL_SCHEMA } from './values.js';
 
@@ -132,6 +133,9 @@ export function registerWriteTools(server: McpServer, options: SqliteOptions): v
           structuredContent: { created: false, table: null },
         };
       }
+      // The table is a new resource, and the schema changed: tell the clients that listen.
+      server.notifyListChanged('resources');
+      server.notifyResourceUpdated(SCHEMA_URI);
       const description = describeTable(options.db, created);
       return {
         content: [{ type: 'text', text: `Created ${description ? describeText(description) : created}` }],
