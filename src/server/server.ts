@@ -21,6 +21,7 @@ import type {
   ServerCapabilities,
 } from '../protocol/types.js';
 import type { HttpListener, ListenOptions } from '../transport/http/listen.js';
+import type { ParamHeader } from '../transport/http/param-headers.js';
 import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
 import type { Transport } from '../transport/transport.js';
 import {
@@ -157,7 +158,21 @@ export class McpServer implements ServerDefinition {
   /** Serves any number of clients over Streamable HTTP (127.0.0.1 and a free port unless told otherwise). */
   async serveHttp(options?: ListenOptions): Promise<HttpListener> {
     const { listenHttp } = await import('../transport/http/listen.js');
-    return listenHttp((transport) => this.connect(transport), options);
+    const { paramHeadersOf } = await import('../transport/http/param-headers.js');
+    // Each tool's x-mcp-header marks, read once per inputSchema, for checking stateless tools/call headers.
+    const marks = new WeakMap<object, ParamHeader[]>();
+    const paramHeaders = (name: string) => {
+      const schema = this.tools.get(name)?.tool.inputSchema;
+      if (!schema) return undefined;
+      let found = marks.get(schema);
+      if (!found) {
+        const read = paramHeadersOf(schema);
+        found = 'headers' in read ? read.headers : [];
+        marks.set(schema, found);
+      }
+      return found;
+    };
+    return listenHttp((transport) => this.connect(transport), { paramHeaders, ...options });
   }
 
   sessionClosed(session: ServerSession): void {

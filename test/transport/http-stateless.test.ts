@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
+import { paramHeadersOf } from '../../src/transport/http/param-headers.js';
 import {
   decodeHeaderValue,
   encodeHeaderValue,
@@ -258,5 +259,145 @@ describe('Streamable HTTP, stateless revision: the McpClient', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+      limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+      options: { type: 'object', properties: { dryRun: { type: 'boolean', 'x-mcp-header': 'Dry-Run' } } },
+      query: { type: 'string' },
+    },
+    required: ['query'],
+  };
+
+  it('reads the marks along chains of properties, and refuses marks the revision forbids', () => {
+    const read = paramHeadersOf(schema);
+    assert.ok('headers' in read);
+    assert.deepEqual(
+      read.headers.map((h) => [h.name, h.path.join('.'), h.type]),
+      [
+        ['Region', 'region', 'string'],
+        ['Limit', 'limit', 'integer'],
+        ['Dry-Run', 'options.dryRun', 'boolean'],
+      ],
+    );
+    const invalid: Array<[string, unknown]> = [
+      ['an empty name', { properties: { a: { type: 'string', 'x-mcp-header': '' } } }],
+      ['a name that is no token', { properties: { a: { type: 'string', 'x-mcp-header': 'Re gion' } } }],
+      [
+        'a name used twice',
+        {
+          properties: {
+            a: { type: 'string', 'x-mcp-header': 'X' },
+            b: { type: 'string', 'x-mcp-header': 'x' },
+          },
+        },
+      ],
+      ['a number parameter', { properties: { a: { type: 'number', 'x-mcp-header': 'A' } } }],
+      [
+        'a mark inside items',
+        { properties: { a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } } },
+      ],
+      ['a mark inside anyOf', { anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] }],
+    ];
+    for (const [what, bad] of invalid) assert.ok('error' in paramHeadersOf(bad), what);
+  });
+
+  describe('against an McpServer', () => {
+    let test: TestServer & { listener: HttpListener };
+    const calls: unknown[] = [];
+
+    before(async () => {
+      test = await listen();
+      test.server.tool(
+        { name: 'sql', description: 'Runs a query in a region', inputSchema: schema },
+        (args) => {
+          calls.push(args);
+          return { content: [{ type: 'text', text: `ran in ${String(args.region)}` }] };
+        },
+      );
+      test.server.tool(
+        {
+          name: 'broken',
+          inputSchema: { type: 'object', properties: { a: { type: 'number', 'x-mcp-header': 'A' } } },
+        },
+        () => ({ content: [] }),
+      );
+    });
+
+    after(async () => {
+      await test.listener.close();
+    });
+
+    const call = (id: number, args: Record<string, unknown>) =>
+      request(id, 'tools/call', { name: 'sql', arguments: args });
+
+    it('accepts a call whose Mcp-Param-* headers match its arguments (base64 and numeric forms too)', async () => {
+      const args = { region: 'Zürich', limit: 42, options: { dryRun: true }, query: 'SELECT 1' };
+      const ok = await send(url(), call(20, args), {
+        'Mcp-Param-Region': encodeHeaderValue('Zürich'),
+        'Mcp-Param-Limit': '42.0',
+        'Mcp-Param-Dry-Run': 'true',
+      });
+      assert.equal(ok.status, 200, await ok.clone().text());
+      assert.deepEqual(calls.at(-1), args);
+    });
+
+    for (const [what, headers, message] of [
+      ['a missing header', { 'Mcp-Param-Limit': '1' }, /Mcp-Param-Region header is missing/],
+      [
+        'another value',
+        { 'Mcp-Param-Region': 'us-east1', 'Mcp-Param-Limit': '1' },
+        /'us-east1' does not match body value "us-west1"/,
+      ],
+      [
+        'another number',
+        { 'Mcp-Param-Region': 'us-west1', 'Mcp-Param-Limit': '2' },
+        /'2' does not match body value 1/,
+      ],
+      [
+        'a header for an absent argument',
+        { 'Mcp-Param-Region': 'us-west1', 'Mcp-Param-Limit': '1', 'Mcp-Param-Dry-Run': 'false' },
+        /Dry-Run is sent, but arguments.options.dryRun has no value/,
+      ],
+    ] as const) {
+      it(`refuses ${what} with 400 and -32020, and the tool does not run`, async () => {
+        const before = calls.length;
+        const response = await send(url(), call(21, { region: 'us-west1', limit: 1, query: 'x' }), headers);
+        assert.equal(response.status, 400);
+        const body = (await response.json()) as { error: { code: number; message: string } };
+        assert.equal(body.error.code, -32020);
+        assert.match(body.error.message, message);
+        assert.equal(calls.length, before);
+      });
+    }
+
+    it('McpClient: mirrors the parameters, lists the tools itself when refused for them, and leaves out a tool with invalid marks', async () => {
+      const warnings: string[] = [];
+      const client = new McpClient({ name: 'http-stateless-tests', version: '1.0.0', era: 'modern' });
+      await client.connect(new HttpClientTransport(url(), { onWarning: (w) => warnings.push(w) }));
+      try {
+        // Not listed yet: the first POST lacks the headers, is refused, and is retried after a tools/list.
+        const first = await client.callTool('sql', { region: 'eu-west1', limit: 5, query: 'SELECT 1' });
+        assert.deepEqual(first.content, [{ type: 'text', text: 'ran in eu-west1' }]);
+        const names = (await client.listAllTools()).map((t) => t.name);
+        assert.ok(names.includes('sql'));
+        assert.ok(
+          !names.includes('broken'),
+          'the tool with a number parameter marked as a header is left out',
+        );
+        assert.match(warnings.join('\n'), /tool "broken" left out/);
+        const second = await client.callTool('sql', { region: ' padded ', query: 'SELECT 2' });
+        assert.deepEqual(second.content, [{ type: 'text', text: 'ran in  padded ' }]);
+      } finally {
+        await client.close();
+      }
+    });
+
+    const url = () => test.listener.url;
   });
 });

@@ -11,6 +11,7 @@ import {
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../transport.js';
+import { type ParamHeader, paramHeaders, paramHeadersOf } from './param-headers.js';
 import { requestMetadataHeaders, statelessVersionOf } from './request-metadata.js';
 import { SseParser } from './sse.js';
 
@@ -22,6 +23,8 @@ export interface HttpClientTransportOptions {
   /** Attempts to resume a broken stream before its requests fail (5), and the delay when the server gives none. */
   maxReconnects?: number;
   reconnectDelay?: number;
+  /** Told about tools left out of a stateless tools/list for invalid x-mcp-header marks. */
+  onWarning?: (message: string) => void;
 }
 
 export class HttpClientTransport implements Transport {
@@ -32,6 +35,9 @@ export class HttpClientTransport implements Transport {
   private readonly controllers = new Set<AbortController>();
   /** Stateless requests in flight, by id: aborting one's POST is how it is cancelled. */
   private readonly statelessRequests = new Map<JsonRpcId, AbortController>();
+  /** Each listed tool's parameters that travel as Mcp-Param-* headers (from stateless tools/list). */
+  private readonly toolParams = new Map<string, ParamHeader[]>();
+  private privateIds = 0;
   private closeReason: CloseReason | undefined;
   /** Set as close() starts: no stream is resumed from then on. */
   private closing = false;
@@ -93,7 +99,13 @@ export class HttpClientTransport implements Transport {
     const c = classify(message);
     if (c.kind === 'request' && statelessVersionOf(message) !== undefined) {
       this.outgoingMethods.set(c.message.id, c.message.method);
-      void this.post(message, [c.message.id], requestMetadataHeaders(c.message));
+      const headers = requestMetadataHeaders(c.message);
+      if (c.message.method === 'tools/call') {
+        const params = c.message.params as { name?: unknown; arguments?: unknown } | undefined;
+        const marked = typeof params?.name === 'string' ? this.toolParams.get(params.name) : undefined;
+        if (marked) Object.assign(headers, paramHeaders(marked, params?.arguments));
+      }
+      void this.post(message, [c.message.id], headers);
       return true;
     }
     if (c.kind === 'notification' && c.message.method === 'notifications/cancelled') {
@@ -112,6 +124,7 @@ export class HttpClientTransport implements Transport {
     requestIds: JsonRpcId[],
     /** Set for a stateless request: its own metadata headers instead of the session's. */
     stateless?: Record<string, string>,
+    retried = false,
   ): Promise<void> {
     const controller = new AbortController();
     this.controllers.add(controller);
@@ -130,6 +143,17 @@ export class HttpClientTransport implements Transport {
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
+        // A tools/call refused for its Mcp-Param-* headers: the tool's schema may be new or changed. As
+        // the revision advises, list the tools again and retry once with the headers they call for.
+        if (stateless && !retried && isHeaderMismatch(text) && isToolCall(payload)) {
+          await this.learnToolParams(payload);
+          const marked = this.toolParams.get(payload.params.name);
+          if (marked) {
+            const headers = { ...stateless, ...paramHeaders(marked, payload.params.arguments) };
+            await this.post(payload, requestIds, headers, true);
+            return;
+          }
+        }
         // A stateless server answers some errors with 400 or 404 and the JSON-RPC error as the body.
         if (stateless && this.deliverErrorBody(text, requestIds[0]!)) return;
         this.failRequests(requestIds, response.status, text);
@@ -147,6 +171,43 @@ export class HttpClientTransport implements Transport {
     } finally {
       this.controllers.delete(controller);
       if (stateless) this.statelessRequests.delete(requestIds[0]!);
+    }
+  }
+
+  /** Lists the tools (every page) with the envelope of `call`, to learn their Mcp-Param-* parameters. */
+  private async learnToolParams(call: { params: { _meta?: unknown } }): Promise<void> {
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const request = {
+        jsonrpc: '2.0' as const,
+        id: `mcpwire/tools-list/${++this.privateIds}`,
+        method: 'tools/list',
+        params: cursor === undefined ? { _meta: call.params._meta } : { cursor, _meta: call.params._meta },
+      };
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: {
+          ...this.options.headers,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...requestMetadataHeaders(request),
+        },
+        body: JSON.stringify(request),
+      }).catch(() => undefined);
+      if (!response?.ok) return;
+      const text = await response.text();
+      // The answer is one JSON object, or an SSE stream whose last message is the response.
+      const body = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+        ? new SseParser()
+            .push(`${text}\n\n`)
+            .map((event) => (event.data === '' ? undefined : (JSON.parse(event.data) as unknown)))
+            .find((message) => (message as { id?: unknown } | undefined)?.id === request.id)
+        : (JSON.parse(text) as unknown);
+      const result = (body as { result?: { tools?: unknown; nextCursor?: unknown } } | undefined)?.result;
+      if (!result) return;
+      this.readToolParams({ result });
+      if (typeof result.nextCursor !== 'string') return;
+      cursor = result.nextCursor;
     }
   }
 
@@ -260,6 +321,14 @@ export class HttpClientTransport implements Transport {
       if (
         c.kind === 'response' &&
         c.message.id !== null &&
+        this.statelessRequests.has(c.message.id) &&
+        this.outgoingMethods.get(c.message.id) === 'tools/list'
+      ) {
+        this.readToolParams(c.message as { result?: { tools?: unknown } });
+      }
+      if (
+        c.kind === 'response' &&
+        c.message.id !== null &&
         this.outgoingMethods.get(c.message.id) === 'initialize'
       ) {
         const version = (c.message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
@@ -268,6 +337,27 @@ export class HttpClientTransport implements Transport {
       if (c.kind === 'response' && c.message.id !== null) this.outgoingMethods.delete(c.message.id);
     }
     this.handlers?.message(payload);
+  }
+
+  /**
+   * Remembers each tool's Mcp-Param-* parameters, and leaves out of the list a tool whose x-mcp-header
+   * marks are invalid: the revision says a client on this transport must not offer it.
+   */
+  private readToolParams(response: { result?: { tools?: unknown } }): void {
+    const tools = response.result?.tools;
+    if (!Array.isArray(tools)) return;
+    response.result!.tools = tools.filter((tool: { name?: unknown; inputSchema?: unknown }) => {
+      if (typeof tool?.name !== 'string') return true;
+      const read = paramHeadersOf(tool.inputSchema);
+      if ('error' in read) {
+        this.toolParams.delete(tool.name);
+        this.options.onWarning?.(`tool "${tool.name}" left out: ${read.error}`);
+        return false;
+      }
+      if (read.headers.length > 0) this.toolParams.set(tool.name, read.headers);
+      else this.toolParams.delete(tool.name);
+      return true;
+    });
   }
 
   /** Turns an HTTP failure into an error response for each request, so no caller waits forever. */
@@ -313,4 +403,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
   });
+}
+
+function isHeaderMismatch(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { error?: { code?: unknown } }).error?.code === -32020;
+  } catch {
+    return false;
+  }
+}
+
+function isToolCall(
+  payload: JsonRpcPayload,
+): payload is JsonRpcMessage & { params: { name: string; arguments?: unknown; _meta?: unknown } } {
+  const c = classify(payload);
+  if (c.kind !== 'request' || c.message.method !== 'tools/call') return false;
+  return typeof (c.message.params as { name?: unknown } | undefined)?.name === 'string';
 }

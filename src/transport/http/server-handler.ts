@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { Transport } from '../transport.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
+import { type ParamHeader, paramHeaderMismatch } from './param-headers.js';
 import { headerMismatch, PROTOCOL_VERSION_META, statelessVersionOf } from './request-metadata.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
 import { errorBody, HttpSessionTransport } from './session-transport.js';
@@ -27,6 +28,11 @@ export interface HttpHandlerOptions {
   retryInterval?: number;
   /** Protocol versions the MCP-Protocol-Version header may name. */
   supportedVersions?: readonly string[];
+  /**
+   * The parameters of a tool that travel as Mcp-Param-* headers (its inputSchema's x-mcp-header marks),
+   * so that a stateless tools/call can be checked against them. McpServer.serveHttp() provides it.
+   */
+  paramHeaders?: (tool: string) => readonly ParamHeader[] | undefined;
 }
 
 export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) => Promise<void>) & {
@@ -164,6 +170,18 @@ export function createHttpHandler(
     await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode);
   };
 
+  /** For a tools/call, why its Mcp-Param-* headers do not match its arguments. */
+  const paramMismatch = (request: IncomingMessage, message: { method: string; params?: unknown }) => {
+    if (message.method !== 'tools/call' || !options.paramHeaders) return undefined;
+    const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+    const marked = typeof params?.name === 'string' ? options.paramHeaders(params.name) : undefined;
+    if (!marked || marked.length === 0) return undefined;
+    return paramHeaderMismatch(marked, params?.arguments, (name) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    });
+  };
+
   /**
    * The stateless revision (2026-07-28): a request that names its version in _meta stands alone, with no
    * session, answered on its own POST. Returns false for everything else (the handshake era's sessions).
@@ -178,7 +196,8 @@ export function createHttpHandler(
     const single = Array.isArray(body) ? undefined : classified[0];
     const version = single?.kind === 'request' ? statelessVersionOf(body) : undefined;
     if (single?.kind === 'request' && version !== undefined) {
-      const mismatch = headerMismatch(request.headers, single.message, version);
+      const mismatch =
+        headerMismatch(request.headers, single.message, version) ?? paramMismatch(request, single.message);
       if (mismatch) {
         reply(response, 400, `Header mismatch: ${mismatch}`, -32020, {}, single.message.id);
       } else {
