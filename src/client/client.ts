@@ -321,8 +321,19 @@ export class McpClient {
     return this.collect((cursor) => this.listResourceTemplates(cursor, options), 'resourceTemplates');
   }
 
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.request(Method.ResourcesRead, { uri }, options);
+  async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    const result = await this.request<ReadResourceResult & { content?: unknown }>(
+      Method.ResourcesRead,
+      { uri },
+      options,
+    );
+    // Servers written from early drafts (the seed among them) answer with `content`; the specification
+    // says `contents`. Accept both, and hand out the specification's shape.
+    if (result && !Array.isArray(result.contents) && Array.isArray(result.content)) {
+      const { content, ...rest } = result;
+      return { ...rest, contents: content as ReadResourceResult['contents'] };
+    }
+    return result;
   }
 
   async subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
