@@ -95,6 +95,9 @@ const MAX_INPUT_ROUNDS = 16;
 export type ListName = 'tools' | 'resources' | 'prompts';
 
 const ignoreProgress = (): void => {};
+/** A call's options when it has none, and those options asking for progress: made once, not per call. */
+const NO_OPTIONS: CallOptions = Object.freeze({});
+const ASK_PROGRESS: CallOptions = Object.freeze({ onProgress: ignoreProgress });
 
 export interface CallOptions extends Omit<RequestOptions, 'onProgress'> {
   onProgress?: (progress: Progress) => void;
@@ -241,10 +244,22 @@ export class McpClient {
    * era it carries the envelope, and input_required results are answered through the same callbacks as
    * the handshake era's server requests, then the request is sent again with the answers.
    */
-  async request<T>(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
+  request<T>(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
     const connection = this.connection;
-    if (!connection) throw new Error('not connected: call connect() first');
+    if (!connection) return Promise.reject(new Error('not connected: call connect() first'));
+    // Not an async function: in the handshake era the connection's own promise is handed out as it is,
+    // without a second promise and a turn around it on every call.
     if (this.eraValue !== 'modern') return connection.request<T>(method, params, options);
+    return this.requestModern<T>(connection, method, params, options);
+  }
+
+  /** A stateless request, answered again with the client's input for as long as the server asks for it. */
+  private async requestModern<T>(
+    connection: Connection,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ): Promise<T> {
     let current = params ?? {};
     for (let round = 0; ; round++) {
       const result = await connection.request<Record<string, unknown>>(
@@ -288,12 +303,17 @@ export class McpClient {
   callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options: CallOptions = {},
+    options: CallOptions = NO_OPTIONS,
   ): Promise<CallToolResult> {
     // A server can only report progress for a request that carries a progress token. Ask for it even
     // without a callback, so that a long tool that reports progress keeps its call alive (reset on progress).
     const reset = options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true;
-    const withProgress = reset && !options.onProgress ? { ...options, onProgress: ignoreProgress } : options;
+    const withProgress =
+      reset && !options.onProgress
+        ? options === NO_OPTIONS
+          ? ASK_PROGRESS
+          : { ...options, onProgress: ignoreProgress }
+        : options;
     return this.request(Method.ToolsCall, { name, arguments: args }, withProgress);
   }
 
