@@ -153,7 +153,6 @@ export class Connection {
   private requestFallback: RequestHandler | undefined;
   private notificationFallback: ((method: string, params: unknown) => void) | undefined;
   private readonly pending = new Map<JsonRpcId, PendingRequest>();
-  private readonly progressRoutes = new Map<ProgressToken, JsonRpcId>();
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>();
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
   private readonly idleWaiters: Array<() => void> = [];
@@ -252,7 +251,6 @@ export class Connection {
         onAbort: undefined,
       };
       this.pending.set(id, entry);
-      if (progressToken !== undefined) this.progressRoutes.set(progressToken, id);
       if (entry.idleTimeout > 0) {
         entry.idleTimer = setTimeout(() => this.timedOut(id, 'idle'), entry.idleTimeout);
       }
@@ -520,10 +518,9 @@ export class Connection {
     if (typeof params !== 'object' || params === null) return false;
     const { progressToken, progress, total, message } = params as Record<string, unknown>;
     if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return false;
-    const id = this.progressRoutes.get(progressToken);
-    if (id === undefined) return false;
-    const entry = this.pending.get(id);
-    if (!entry?.onProgress) return false;
+    // A request's progress token is its own id, so the pending request is found by the token itself.
+    const entry = this.pending.get(progressToken);
+    if (!entry?.onProgress || entry.progressToken !== progressToken) return false;
     if (entry.resetOnProgress && entry.idleTimer) entry.idleTimer.refresh();
     const update: Progress = { progress: typeof progress === 'number' ? progress : Number.NaN };
     if (typeof total === 'number') update.total = total;
@@ -563,7 +560,6 @@ export class Connection {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    if (entry.progressToken !== undefined) this.progressRoutes.delete(entry.progressToken);
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     if (entry.totalTimer) clearTimeout(entry.totalTimer);
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
