@@ -8,6 +8,7 @@ import path from 'node:path';
 import { validateAgainst } from '../../src/doctor/spec-schema.js';
 import type { JsonRpcPayload } from '../../src/jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../../src/transport/transport.js';
+import { NOTIFICATION_DEFINITIONS, RESULT_DEFINITIONS } from '../support/schema-definitions.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BIN = path.join(REPO_ROOT, 'bin', 'mcpwire.js');
@@ -93,40 +94,6 @@ const REQUESTS: Record<string, string> = {
   'roots/list': 'ListRootsRequest',
 };
 
-const RESULTS: Record<string, string> = {
-  initialize: 'InitializeResult',
-  ping: 'EmptyResult',
-  'server/discover': 'DiscoverResult',
-  'subscriptions/listen': 'SubscriptionsListenResult',
-  'tools/list': 'ListToolsResult',
-  'tools/call': 'CallToolResult',
-  'resources/list': 'ListResourcesResult',
-  'resources/templates/list': 'ListResourceTemplatesResult',
-  'resources/read': 'ReadResourceResult',
-  'resources/subscribe': 'EmptyResult',
-  'resources/unsubscribe': 'EmptyResult',
-  'prompts/list': 'ListPromptsResult',
-  'prompts/get': 'GetPromptResult',
-  'completion/complete': 'CompleteResult',
-  'logging/setLevel': 'EmptyResult',
-  'elicitation/create': 'ElicitResult',
-  'sampling/createMessage': 'CreateMessageResult',
-  'roots/list': 'ListRootsResult',
-};
-
-const NOTIFICATIONS: Record<string, string> = {
-  'notifications/initialized': 'InitializedNotification',
-  'notifications/cancelled': 'CancelledNotification',
-  'notifications/progress': 'ProgressNotification',
-  'notifications/message': 'LoggingMessageNotification',
-  'notifications/roots/list_changed': 'RootsListChangedNotification',
-  'notifications/tools/list_changed': 'ToolListChangedNotification',
-  'notifications/resources/list_changed': 'ResourceListChangedNotification',
-  'notifications/prompts/list_changed': 'PromptListChangedNotification',
-  'notifications/resources/updated': 'ResourceUpdatedNotification',
-  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
-};
-
 /**
  * Checks every message one side emitted against the official schema of `revision`: each request and
  * notification against the definition of its method, each result against the result definition of the
@@ -147,7 +114,7 @@ export async function schemaProblems(revision: string, wire: Wire): Promise<stri
   for (const message of wire.sent as Message[]) {
     const text = JSON.stringify(message).slice(0, 300);
     if (message.method !== undefined) {
-      const table = message.id === undefined ? NOTIFICATIONS : REQUESTS;
+      const table = message.id === undefined ? NOTIFICATION_DEFINITIONS : REQUESTS;
       const definition = table[message.method];
       if (!definition) problems.push(`no schema definition is mapped for ${text}`);
       else await check(definition, message, text);
@@ -161,7 +128,7 @@ export async function schemaProblems(revision: string, wire: Wire): Promise<stri
           ? 'InputRequiredResult'
           : method === undefined
             ? undefined
-            : RESULTS[method];
+            : RESULT_DEFINITIONS[method];
       if (!definition) problems.push(`cannot tell which result ${text} is`);
       else await check(definition, message.result, `${method} result ${text}`);
     }

@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { validateAgainst } from '../../src/doctor/spec-schema.js';
+import { RESULT_DEFINITIONS } from './schema-definitions.js';
 
 export const HANDSHAKE_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export type Revision = (typeof HANDSHAKE_REVISIONS)[number];
@@ -19,22 +20,6 @@ export type Revision = (typeof HANDSHAKE_REVISIONS)[number];
 type Message = Record<string, unknown>;
 /** The method of the request a response answers, by the response's id. */
 export type MethodOf = (id: unknown) => string | undefined;
-
-const RESULTS: Record<string, string> = {
-  initialize: 'InitializeResult',
-  ping: 'EmptyResult',
-  'logging/setLevel': 'EmptyResult',
-  'tools/list': 'ListToolsResult',
-  'tools/call': 'CallToolResult',
-  'resources/list': 'ListResourcesResult',
-  'resources/templates/list': 'ListResourceTemplatesResult',
-  'resources/read': 'ReadResourceResult',
-  'resources/subscribe': 'EmptyResult',
-  'resources/unsubscribe': 'EmptyResult',
-  'prompts/list': 'ListPromptsResult',
-  'prompts/get': 'GetPromptResult',
-  'completion/complete': 'CompleteResult',
-};
 
 const SERVER_REQUESTS: Record<string, string> = {
   ping: 'PingRequest',
@@ -190,7 +175,7 @@ export async function messageErrors(
     errors.push(...(await bothErrors(revision, name, body(revision, name, m))));
   } else if ('result' in m) {
     const method = methodOf(m.id);
-    const name = method === undefined ? undefined : RESULTS[method];
+    const name = method === undefined ? undefined : RESULT_DEFINITIONS[method];
     if (!name) return [...errors, `a result for id ${JSON.stringify(m.id)}, which answers no known request`];
     errors.push(...(await bothErrors(revision, name, m.result)));
   } else if ('error' in m) {
