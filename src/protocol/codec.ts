@@ -12,6 +12,8 @@ export interface RevisionCodec {
   readonly batches: boolean;
   /** Invalid tool arguments: a tool result with isError (2025-11-25) or a -32602 error (earlier). */
   readonly toolInputErrorsAsResults: boolean;
+  /** elicitation/create exists from 2025-06-18 on, and its URL mode from 2025-11-25. */
+  readonly elicitation: 'none' | 'form' | 'form-and-url';
   encodeResult(method: string, result: Record<string, unknown>): Record<string, unknown>;
   encodeNotification(method: string, params: Record<string, unknown>): Record<string, unknown>;
 }
@@ -111,6 +113,11 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
     version,
     batches: version === '2025-03-26',
     toolInputErrorsAsResults: atLeast(version, '2025-11-25'),
+    elicitation: atLeast(version, '2025-11-25')
+      ? 'form-and-url'
+      : atLeast(version, '2025-06-18')
+        ? 'form'
+        : 'none',
     encodeResult(method, result) {
       if (identity) return result;
       switch (method) {

@@ -26,7 +26,7 @@ import type {
   LoggingLevel,
   ServerCapabilities,
 } from './types.js';
-import { atLeast, negotiateVersion } from './versions.js';
+import { negotiateVersion } from './versions.js';
 
 export type ServerRequestHandler = (
   params: Record<string, unknown>,
@@ -370,8 +370,8 @@ class HandshakeRequestSource implements ContextSource {
   }
 
   sendProgress(update: { progress: number; total?: number; message?: string }): void {
-    if (!atLeast(this.codec.version, '2025-03-26')) delete update.message;
-    this.request.sendProgress(update);
+    // The revision's codec knows what a progress notification may carry (no message before 2025-03-26).
+    this.request.sendProgress(this.codec.encodeNotification(Notification.Progress, update) as typeof update);
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): void {
@@ -379,14 +379,16 @@ class HandshakeRequestSource implements ContextSource {
   }
 
   ask<T>(method: string, params: unknown, options?: AskOptions): Promise<T> {
-    // Elicitation came with 2025-06-18 and its URL mode with 2025-11-25: a session of an older revision
-    // cannot carry them, whatever the client declared (they used to go on the wire regardless).
+    // A session of an older revision cannot carry elicitation (or its URL mode), whatever the client
+    // declared: they used to go on the wire regardless.
     if (method === Method.ElicitationCreate) {
-      const since = (params as { mode?: unknown }).mode === 'url' ? '2025-11-25' : '2025-06-18';
-      if (!atLeast(this.codec.version, since)) {
+      const url = (params as { mode?: unknown }).mode === 'url';
+      const elicitation = this.codec.elicitation;
+      if (elicitation === 'none' || (url && elicitation === 'form')) {
+        const since = url ? '2025-11-25' : '2025-06-18';
         return Promise.reject(
           new Error(
-            `"${method}"${since === '2025-11-25' ? ' in URL mode' : ''} does not exist in protocol revision ${this.codec.version}: it came with ${since}`,
+            `"${method}"${url ? ' in URL mode' : ''} does not exist in protocol revision ${this.codec.version}: it came with ${since}`,
           ),
         );
       }
