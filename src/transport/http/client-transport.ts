@@ -143,9 +143,10 @@ export class HttpClientTransport implements Transport {
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
+        const body = parseJson(text);
         // A tools/call refused for its Mcp-Param-* headers: the tool's schema may be new or changed. As
         // the revision advises, list the tools again and retry once with the headers they call for.
-        if (stateless && !retried && isHeaderMismatch(text) && isToolCall(payload)) {
+        if (stateless && !retried && errorCodeOf(body) === -32020 && isToolCall(payload)) {
           await this.learnToolParams(payload);
           const marked = this.toolParams.get(payload.params.name);
           if (marked) {
@@ -155,8 +156,8 @@ export class HttpClientTransport implements Transport {
           }
         }
         // A stateless server answers some errors with 400 or 404 and the JSON-RPC error as the body.
-        if (stateless && this.deliverErrorBody(text, requestIds[0]!)) return;
-        this.failRequests(requestIds, response.status, text);
+        if (stateless && this.deliverErrorBody(body, requestIds[0]!)) return;
+        this.failRequests(requestIds, response.status, text, body);
         if (response.status === 404 && this.sessionId)
           this.finish({ message: 'the server ended the session (HTTP 404)' });
         return;
@@ -212,13 +213,7 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Delivers an error body that answers `id`; false when the body is something else. */
-  private deliverErrorBody(text: string, id: JsonRpcId): boolean {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return false;
-    }
+  private deliverErrorBody(body: unknown, id: JsonRpcId): boolean {
     const c = classify(body);
     if (c.kind !== 'response' || c.message.id !== id || !('error' in c.message)) return false;
     this.deliver(body);
@@ -361,13 +356,8 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Turns an HTTP failure into an error response for each request, so no caller waits forever. */
-  private failRequests(ids: JsonRpcId[], status: number, body: string): void {
-    let parsed: { error?: { code?: number; message?: string; data?: unknown } } | undefined;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      parsed = undefined;
-    }
+  private failRequests(ids: JsonRpcId[], status: number, body: string, json = parseJson(body)): void {
+    const parsed = json as { error?: { code?: number; message?: string; data?: unknown } } | undefined;
     for (const id of ids) {
       this.outgoingMethods.delete(id);
       const error = parsed?.error;
@@ -405,12 +395,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function isHeaderMismatch(text: string): boolean {
+/** A body as JSON, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
   try {
-    return (JSON.parse(text) as { error?: { code?: unknown } }).error?.code === -32020;
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function errorCodeOf(body: unknown): unknown {
+  return (body as { error?: { code?: unknown } } | null | undefined)?.error?.code;
 }
 
 function isToolCall(

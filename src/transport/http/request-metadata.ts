@@ -56,16 +56,19 @@ export function requestMetadataHeaders(message: {
   return headers;
 }
 
+/** One request header's value by its lower-case name, repeated ones joined as HTTP joins them. */
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Why the headers of a stateless request do not match its body (a HeaderMismatch), or undefined. */
 export function headerMismatch(
   headers: IncomingHttpHeaders,
   message: { method: string; params?: unknown },
   version: string,
 ): string | undefined {
-  const header = (name: string) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
+  const header = (name: string) => headerValue(headers, name);
   const protocolVersion = header('mcp-protocol-version');
   if (protocolVersion === undefined) return 'the MCP-Protocol-Version header is missing';
   if (protocolVersion !== version) {

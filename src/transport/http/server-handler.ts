@@ -10,7 +10,12 @@ import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { Transport } from '../transport.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { type ParamHeader, paramHeaderMismatch } from './param-headers.js';
-import { headerMismatch, PROTOCOL_VERSION_META, statelessVersionOf } from './request-metadata.js';
+import {
+  headerMismatch,
+  headerValue,
+  PROTOCOL_VERSION_META,
+  statelessVersionOf,
+} from './request-metadata.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
 import { errorBody, HttpSessionTransport } from './session-transport.js';
 import { StatelessExchangeTransport } from './stateless-exchange.js';
@@ -142,7 +147,7 @@ export function createHttpHandler(
       reply(response, 400, `Invalid Request: ${invalid.reason}`);
       return;
     }
-    if (await stateless(request, response, body, classified, acceptsSse)) return;
+    if (stateless(request, response, body, classified, acceptsSse)) return;
     const isInitialize = classified.some((c) => c.kind === 'request' && c.message.method === 'initialize');
     let session: HttpSessionTransport | undefined;
     if (isInitialize) {
@@ -176,23 +181,20 @@ export function createHttpHandler(
     const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
     const marked = typeof params?.name === 'string' ? options.paramHeaders(params.name) : undefined;
     if (!marked || marked.length === 0) return undefined;
-    return paramHeaderMismatch(marked, params?.arguments, (name) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    });
+    return paramHeaderMismatch(marked, params?.arguments, (name) => headerValue(request.headers, name));
   };
 
   /**
    * The stateless revision (2026-07-28): a request that names its version in _meta stands alone, with no
    * session, answered on its own POST. Returns false for everything else (the handshake era's sessions).
    */
-  const stateless = async (
+  const stateless = (
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
     classified: ReturnType<typeof classify>[],
     acceptsSse: boolean,
-  ): Promise<boolean> => {
+  ): boolean => {
     const single = Array.isArray(body) ? undefined : classified[0];
     const version = single?.kind === 'request' ? statelessVersionOf(body) : undefined;
     if (single?.kind === 'request' && version !== undefined) {
