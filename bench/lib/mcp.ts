@@ -1,7 +1,7 @@
 // What the server, client and trace suites share: MCP client peers (bench/peers/*-mcp-client.mjs, driven
 // through bench/peers/mcp-driver.mjs) each talking to a server command of their own.
 
-import { PEERS_DIR, Peer } from './peer.js';
+import { PEERS_DIR, type Peer, withPeers } from './peer.js';
 import { median } from './timing.js';
 
 /** One tools/call run, as mcp-driver.mjs reports it; serverCpuMs is absent off Linux. */
@@ -45,21 +45,14 @@ export interface ClientSpec {
 }
 
 /** Starts a client peer per spec (each spawns its server and initializes), runs `body`, closes them. */
-export async function withClients<T>(
+export function withClients<T>(
   specs: readonly ClientSpec[],
   body: (peers: Peer[]) => Promise<T>,
 ): Promise<T> {
-  const peers: Peer[] = [];
-  try {
-    for (const spec of specs) {
-      peers.push(await Peer.start(spec.client, { config: { ...spec.config, server: spec.server } }));
-    }
-    const result = await body(peers);
-    for (const peer of peers) await peer.close();
-    return result;
-  } finally {
-    for (const peer of peers) peer.kill();
-  }
+  return withPeers(
+    specs.map((spec) => ({ script: spec.client, config: { ...spec.config, server: spec.server } })),
+    body,
+  );
 }
 
 /** Peak RSS for a row, leaving out what could not be measured. */

@@ -98,3 +98,19 @@ export class Peer {
     return new Error(`${this.script} ${what}${how}; its stderr ended with:\n${this.stderrTail}`);
   }
 }
+
+/** Starts one peer per spec, runs `body` with them, and closes them; on failure, kills them. */
+export async function withPeers<T>(
+  specs: ReadonlyArray<{ script: string; config: Record<string, unknown> }>,
+  body: (peers: Peer[]) => Promise<T>,
+): Promise<T> {
+  const peers: Peer[] = [];
+  try {
+    for (const spec of specs) peers.push(await Peer.start(spec.script, { config: spec.config }));
+    const result = await body(peers);
+    for (const peer of peers) await peer.close();
+    return result;
+  } finally {
+    for (const peer of peers) peer.kill();
+  }
+}

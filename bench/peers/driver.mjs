@@ -22,43 +22,16 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { pipelinedCalls, serialCalls } from './call-loops.mjs';
 
 const gc = globalThis.gc ?? (() => {});
 
-function serial(peer, calls) {
-  const start = performance.now();
-  return (async () => {
-    for (let n = 0; n < calls; n++) {
-      const result = await peer.call('echo', { text: 'hello', n });
-      if (result?.n !== n) throw new Error(`serial: wrong echo for request ${n}: ${JSON.stringify(result)}`);
-    }
-    return performance.now() - start;
-  })();
-}
-
-function pipelined(peer, calls, window) {
-  const start = performance.now();
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let done = 0;
-    const next = () => {
-      if (done === calls) {
-        resolve(performance.now() - start);
-        return;
-      }
-      if (sent === calls) return;
-      const n = sent++;
-      peer.call('echo', { text: 'hello', n }).then((result) => {
-        if (result?.n !== n) {
-          reject(new Error(`pipelined: wrong echo for request ${n}: ${JSON.stringify(result)}`));
-          return;
-        }
-        done++;
-        next();
-      }, reject);
-    };
-    for (let i = 0; i < window; i++) next();
-  });
+/** An echo of {text, n}, checked. */
+function echoCall(peer, label) {
+  return async (n) => {
+    const result = await peer.call('echo', { text: 'hello', n });
+    if (result?.n !== n) throw new Error(`${label}: wrong echo for request ${n}: ${JSON.stringify(result)}`);
+  };
 }
 
 /** ASCII text, like base64 content. */
@@ -97,9 +70,9 @@ async function withCpu(peer, work) {
 async function execute(peer, command) {
   switch (command.op) {
     case 'serial':
-      return withCpu(peer, () => serial(peer, command.calls));
+      return withCpu(peer, () => serialCalls(echoCall(peer, 'serial'), command.calls));
     case 'pipelined':
-      return withCpu(peer, () => pipelined(peer, command.calls, command.window));
+      return withCpu(peer, () => pipelinedCalls(echoCall(peer, 'pipelined'), command.calls, command.window));
     case 'big':
       return { ms: await big(peer, command.bytes) };
     case 'stats': {

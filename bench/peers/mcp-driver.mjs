@@ -18,6 +18,7 @@
 
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { pipelinedCalls, serialCalls } from './call-loops.mjs';
 import { checkResourceText, resourceUri } from './mcp-text.mjs';
 
 const gc = globalThis.gc ?? (() => {});
@@ -29,40 +30,12 @@ function checkEcho(result, text) {
   if (got !== text) throw new Error(`wrong tool result for "${text}": ${JSON.stringify(result)}`);
 }
 
-async function serial(client, calls) {
-  const start = performance.now();
-  for (let n = 0; n < calls; n++) {
+/** A call of the echo tool with the n-th text, checked. */
+function echoCall(client) {
+  return async (n) => {
     const text = `hello ${n}`;
     checkEcho(await client.echo(text), text);
-  }
-  return performance.now() - start;
-}
-
-function pipelined(client, calls, window) {
-  const start = performance.now();
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let done = 0;
-    const next = () => {
-      if (done === calls) {
-        resolve(performance.now() - start);
-        return;
-      }
-      if (sent === calls) return;
-      const text = `hello ${sent++}`;
-      client.echo(text).then((result) => {
-        try {
-          checkEcho(result, text);
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        done++;
-        next();
-      }, reject);
-    };
-    for (let i = 0; i < window; i++) next();
-  });
+  };
 }
 
 async function read(client, bytes) {
@@ -126,9 +99,9 @@ export async function driveMcp(connect, extra = {}) {
   const execute = async (message) => {
     switch (message.op) {
       case 'serial':
-        return withCpu(client, () => serial(client, message.calls));
+        return withCpu(client, () => serialCalls(echoCall(client), message.calls));
       case 'pipelined':
-        return withCpu(client, () => pipelined(client, message.calls, message.window));
+        return withCpu(client, () => pipelinedCalls(echoCall(client), message.calls, message.window));
       case 'read': {
         const outcome = await read(client, message.bytes);
         if (outcome.failed) {

@@ -6,7 +6,7 @@
 // mcpwire costs what. Then one 100 MiB request, echoed, through mcpwire and the hand-written pair.
 
 import { formatBytes, formatRatio, MiB } from '../lib/format.js';
-import { Peer } from '../lib/peer.js';
+import { type Peer, withPeers } from '../lib/peer.js';
 import { packageVersion } from '../lib/results.js';
 import type { MetricColumn, Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
@@ -35,19 +35,12 @@ function peakRss(stats: Stats): Record<string, number> {
   return { client: stats.clientPeakRssKiB / 1024, server: stats.serverPeakRssKiB / 1024 };
 }
 
-/** Starts a peer per pair, runs `body`, and closes them; on failure, kills them. */
-async function withPeers<T>(pairs: readonly Pair[], body: (peers: Peer[]) => Promise<T>): Promise<T> {
-  const peers: Peer[] = [];
-  try {
-    for (const pair of pairs) {
-      peers.push(await Peer.start(pair.client, { config: pair.server ? { server: pair.server } : {} }));
-    }
-    const result = await body(peers);
-    for (const peer of peers) await peer.close();
-    return result;
-  } finally {
-    for (const peer of peers) peer.kill();
-  }
+/** A peer per pair: the client script, told which server to start when it is not its own. */
+function startPairs<T>(pairs: readonly Pair[], body: (peers: Peer[]) => Promise<T>): Promise<T> {
+  return withPeers(
+    pairs.map((pair) => ({ script: pair.client, config: pair.server ? { server: pair.server } : {} })),
+    body,
+  );
 }
 
 export const roundtrip: Suite = {
@@ -80,7 +73,7 @@ export const roundtrip: Suite = {
     const workloads = callWorkloads(serialCalls, pipelinedCalls);
 
     context.progress(`roundtrip: starting ${pairs.length} client/server pairs`);
-    const { samples, stats } = await withPeers(pairs, async (peers) => {
+    const { samples, stats } = await startPairs(pairs, async (peers) => {
       // samples[workload][pair] = every run; the pairs take turns within each run.
       const samples = await takeTurns<Run>(
         peers,
@@ -170,7 +163,7 @@ export const roundtrip: Suite = {
     const bigRuns = q ? 1 : 3;
     const bigPairs = [main[0]!, main[2]!];
     context.progress(`roundtrip: ${formatBytes(bigBytes)} echo, ${bigRuns} run(s) per pair`);
-    const big = await withPeers(bigPairs, async (peers) => {
+    const big = await startPairs(bigPairs, async (peers) => {
       for (const peer of peers) await peer.command({ op: 'big', bytes: 8 * MiB });
       const ms = bigPairs.map((): number[] => []);
       for (let run = 0; run < bigRuns; run++) {
