@@ -54,7 +54,8 @@ function implementationFields(version: string): string[] {
 }
 
 /** Content a revision cannot carry becomes a text block that says what it was. */
-function encodeContent(version: string, block: ContentBlock): ContentBlock {
+/** `descriptor`: the descriptor fields the revision lacks (a resource link is a descriptor too). */
+function encodeContent(version: string, block: ContentBlock, descriptor: readonly string[]): ContentBlock {
   if (block.type === 'resource_link' && !atLeast(version, '2025-06-18')) {
     return { type: 'text', text: `Resource: ${block.uri}${block.name ? ` (${block.name})` : ''}` };
   }
@@ -67,7 +68,7 @@ function encodeContent(version: string, block: ContentBlock): ContentBlock {
   // Found by the strict schema tests: fields of 2025-06-18 (content and contents _meta, lastModified) and
   // of 2025-11-25 (a resource link's icons) went through to older revisions unchanged.
   if (block.type === 'resource_link') {
-    return omit(block as unknown as Obj, descriptorFields(version)) as unknown as ContentBlock;
+    return omit(block as unknown as Obj, descriptor) as unknown as ContentBlock;
   }
   if (atLeast(version, '2025-06-18')) return block;
   let encoded = omit(block as unknown as Obj, ['_meta']);
@@ -107,7 +108,10 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
   const implementation = implementationFields(version);
   const identity = tool.length === 0 && implementation.length === 0;
   const content = (blocks: unknown) =>
-    mapArray(blocks, (b) => encodeContent(version, b as unknown as ContentBlock) as unknown as Obj);
+    mapArray(
+      blocks,
+      (b) => encodeContent(version, b as unknown as ContentBlock, descriptor) as unknown as Obj,
+    );
 
   return {
     version,
@@ -158,7 +162,7 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
             ...result,
             messages: mapArray(result.messages, (m) => ({
               ...m,
-              content: encodeContent(version, m.content as ContentBlock),
+              content: encodeContent(version, m.content as ContentBlock, descriptor),
             })),
           };
         default:
