@@ -3,6 +3,7 @@
 // response. It knows the transport interface and nothing about bytes.
 
 import type { FrameError, SendOptions, Transport } from '../transport/transport.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import {
   type CloseReason,
   ConnectionClosedError,
@@ -101,8 +102,10 @@ interface PendingRequest {
   idleTimeout: number;
   totalTimeout: number;
   resetOnProgress: boolean;
-  idleTimer: ReturnType<typeof setTimeout> | undefined;
-  totalTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the request times out for want of an answer (or progress), on the deadline timer's clock. */
+  idleAt: number;
+  /** When it times out whatever happens. Both are Infinity when there is no such limit. */
+  totalAt: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
 }
@@ -156,6 +159,7 @@ export class Connection {
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>();
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
   private readonly idleWaiters: Array<() => void> = [];
+  private readonly deadlines = new DeadlineTimer((now) => this.expire(now));
   private nextId = 1;
   private started = false;
   private closeReason: CloseReason | undefined;
@@ -235,6 +239,16 @@ export class Connection {
         ? { jsonrpc: '2.0', id, method }
         : { jsonrpc: '2.0', id, method, params: sentParams };
 
+    const idleTimeout = options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT;
+    const totalTimeout = options.maxTotalTimeout ?? this.options.maxTotalTimeout ?? 0;
+    let idleAt = Number.POSITIVE_INFINITY;
+    let totalAt = Number.POSITIVE_INFINITY;
+    if (idleTimeout > 0 || totalTimeout > 0) {
+      const now = this.deadlines.now();
+      if (idleTimeout > 0) idleAt = now + idleTimeout;
+      if (totalTimeout > 0) totalAt = now + totalTimeout;
+    }
+
     return new Promise<T>((resolve, reject) => {
       const entry: PendingRequest = {
         method,
@@ -242,21 +256,16 @@ export class Connection {
         reject,
         onProgress: options.onProgress,
         progressToken,
-        idleTimeout: options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT,
-        totalTimeout: options.maxTotalTimeout ?? this.options.maxTotalTimeout ?? 0,
+        idleTimeout,
+        totalTimeout,
         resetOnProgress: options.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? false,
-        idleTimer: undefined,
-        totalTimer: undefined,
+        idleAt,
+        totalAt,
         signal,
         onAbort: undefined,
       };
       this.pending.set(id, entry);
-      if (entry.idleTimeout > 0) {
-        entry.idleTimer = setTimeout(() => this.timedOut(id, 'idle'), entry.idleTimeout);
-      }
-      if (entry.totalTimeout > 0) {
-        entry.totalTimer = setTimeout(() => this.timedOut(id, 'total'), entry.totalTimeout);
-      }
+      this.deadlines.ensure(Math.min(idleAt, totalAt));
       if (signal) {
         entry.onAbort = () => {
           if (!this.settle(id)) return;
@@ -505,7 +514,10 @@ export class Connection {
     // A request's progress token is its own id, so the pending request is found by the token itself.
     const entry = this.pending.get(progressToken);
     if (!entry?.onProgress || entry.progressToken !== progressToken) return false;
-    if (entry.resetOnProgress && entry.idleTimer) entry.idleTimer.refresh();
+    // A later deadline needs no timer of its own: the timer finds it when it fires for the earlier one.
+    if (entry.resetOnProgress && entry.idleTimeout > 0) {
+      entry.idleAt = this.deadlines.now() + entry.idleTimeout;
+    }
     const update: Progress = { progress: typeof progress === 'number' ? progress : Number.NaN };
     if (typeof total === 'number') update.total = total;
     if (typeof message === 'string') update.message = message;
@@ -539,20 +551,30 @@ export class Connection {
 
   // ---- bookkeeping ----
 
-  /** Removes a pending request and its timers; false when it was already settled. */
+  /** Removes a pending request and its abort listener; false when it was already settled. */
   private settle(id: JsonRpcId): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    if (entry.idleTimer) clearTimeout(entry.idleTimer);
-    if (entry.totalTimer) clearTimeout(entry.totalTimer);
+    // Nothing left to time out: no timer may keep the process alive.
+    if (this.pending.size === 0) this.deadlines.stop();
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
     return true;
   }
 
-  private timedOut(id: JsonRpcId, kind: 'idle' | 'total'): void {
-    const entry = this.pending.get(id);
-    if (!entry || !this.settle(id)) return;
+  /** The deadline timer fired: times out every request whose deadline has passed; returns the next one. */
+  private expire(now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, entry] of this.pending) {
+      const at = Math.min(entry.idleAt, entry.totalAt);
+      if (at <= now) this.timedOut(id, entry, entry.idleAt <= entry.totalAt ? 'idle' : 'total');
+      else if (at < next) next = at;
+    }
+    return next;
+  }
+
+  private timedOut(id: JsonRpcId, entry: PendingRequest, kind: 'idle' | 'total'): void {
+    this.settle(id);
     const limit = kind === 'idle' ? entry.idleTimeout : entry.totalTimeout;
     const error = new RequestTimeoutError(entry.method, id, limit, kind);
     this.sendCancel(id, error.message);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { McpClient, McpClientOptions } from '../../src/client/client.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
-import { FakeClock, settle } from './fake-clock.js';
+import { FakeClock, settle } from '../support/fake-clock.js';
 import { connectToFake, type FakeServer, type Message } from './fake-server.js';
 
 /** Watches a promise without awaiting it. */

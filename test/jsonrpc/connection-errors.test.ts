@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { StreamTransport } from '../../src/transport/stream.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { connect, drain, type FakePeer, isResponse, type ResponseMessage } from './harness.js';
 
 /** The error of the one response the peer got for `id`, failing if it is a success. */
@@ -419,12 +420,12 @@ describe('connection errors: frames the transport could not deliver', () => {
 
 describe('connection errors: an outgoing request that cannot be sent', () => {
   it('rejects, and leaves no timer behind that would later cancel a request the peer never saw', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect({ timeout: 1000 });
     await assert.rejects(connection.request('tools/call', { n: 10n }), TypeError);
     assert.deepEqual(peer.sent, []);
-    t.mock.timers.tick(1000);
-    await drain();
+    await clock.advance(1000);
     assert.deepEqual(peer.sent, [], 'a cancellation was sent for a request that never went out');
   });
 });

@@ -2,12 +2,13 @@
 // optional reset of the timer on progress, a maximum total time; a timeout rejects with a typed error and
 // cancels the request at the peer, whose late answer is then ignored.
 //
-// Short real timeouts are awaited as rejections; the 60 s default runs on node:test's mock timers.
+// Short real timeouts are awaited as rejections; the 60 s default runs on a fake clock.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from '../../src/jsonrpc/connection.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { connect, drain, type FakePeer, settled } from './harness.js';
 
 function isTimeout(kind: 'idle' | 'total', ms: number, method = 'slow') {
@@ -47,14 +48,13 @@ function reportProgress(peer: FakePeer, token: unknown, everyMs: number): () => 
 
 describe('connection timeouts', () => {
   it('times out after 60 s by default, not before', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection } = connect();
     const result = settled(connection.request('slow'));
-    t.mock.timers.tick(59_999);
-    await drain();
+    await clock.advance(59_999);
     assert.equal(result.state(), 'pending');
-    t.mock.timers.tick(1);
-    await drain();
+    await clock.advance(1);
     assert.equal(result.state(), 'rejected');
     assert.ok(isTimeout('idle', 60_000)(result.error()));
   });
@@ -79,11 +79,11 @@ describe('connection timeouts', () => {
   });
 
   it('never times out with timeout 0', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect({ timeout: 0 });
     const result = settled(connection.request('slow'));
-    t.mock.timers.tick(24 * 3600 * 1000);
-    await drain();
+    await clock.advance(24 * 3600 * 1000);
     assert.equal(result.state(), 'pending');
     peer.deliver({ jsonrpc: '2.0', id: peer.messages()[0]?.id, result: 'eventually' });
     await drain();
@@ -191,13 +191,77 @@ describe('connection timeouts', () => {
   });
 
   it('clears the timers of answered requests: no cancellation is sent for them later', async (t) => {
-    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect({ timeout: 1000, maxTotalTimeout: 2000 });
     const request = connection.request('quick');
     peer.deliver({ jsonrpc: '2.0', id: peer.messages()[0]?.id, result: 'ok' });
     assert.equal(await request, 'ok');
-    t.mock.timers.tick(5000);
-    await drain();
+    assert.equal(clock.pending, 0, 'a timer outlived the last pending request and keeps the process alive');
+    await clock.advance(5000);
     assert.deepEqual(peer.notifications(CANCELLED_NOTIFICATION), []);
+  });
+
+  it('times many requests in flight with one timer, each at its own deadline', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000 });
+    const early = [settled(connection.request('slow')), settled(connection.request('slow'))];
+    await clock.advance(400);
+    const late = [settled(connection.request('slow')), settled(connection.request('slow'))];
+    // A shorter timeout asked for later moves the one timer earlier.
+    const shortest = settled(connection.request('slow', undefined, { timeout: 100 }));
+    assert.equal(clock.pending, 1);
+    await clock.advance(100);
+    assert.equal(shortest.state(), 'rejected');
+    assert.ok(isTimeout('idle', 100)(shortest.error()));
+    await clock.advance(499);
+    assert.deepEqual(
+      [...early, ...late].map((r) => r.state()),
+      ['pending', 'pending', 'pending', 'pending'],
+    );
+    await clock.advance(1);
+    assert.deepEqual(
+      [...early, ...late].map((r) => r.state()),
+      ['rejected', 'rejected', 'pending', 'pending'],
+    );
+    await clock.advance(399);
+    assert.deepEqual(
+      late.map((r) => r.state()),
+      ['pending', 'pending'],
+    );
+    await clock.advance(1);
+    assert.deepEqual(
+      late.map((r) => r.state()),
+      ['rejected', 'rejected'],
+    );
+    assert.equal(peer.notifications(CANCELLED_NOTIFICATION).length, 5);
+    assert.equal(clock.pending, 0);
+  });
+
+  it('restarts a timeout on progress without a timer of its own, and still ends it at the total limit', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000, maxTotalTimeout: 2500 });
+    const result = settled(
+      connection.request('slow', {}, { onProgress: () => {}, resetTimeoutOnProgress: true }),
+    );
+    const token = tokenOf(peer.messages()[0]);
+    const progress = (count: number) =>
+      peer.deliver({
+        jsonrpc: '2.0',
+        method: PROGRESS_NOTIFICATION,
+        params: { progressToken: token, progress: count },
+      });
+    await clock.advance(900);
+    progress(1);
+    await clock.advance(999);
+    assert.equal(result.state(), 'pending', 'progress at 900 ms should have moved the deadline to 1900 ms');
+    progress(2);
+    await clock.advance(600);
+    assert.equal(result.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+    assert.ok(isTimeout('total', 2500)(result.error()));
   });
 });

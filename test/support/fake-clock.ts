@@ -1,6 +1,6 @@
-// A clock the test moves by hand, replacing the global setTimeout and clearTimeout while installed, so that
-// timeouts of a minute or ten are tested in microseconds and exactly. Node 20's own mock timers do not
-// honour Timeout.refresh(), which the connection uses to restart a request's timeout on progress.
+// A clock the test moves by hand, replacing the global setTimeout and clearTimeout, and performance.now()
+// (the connection's deadlines are read from it), while installed, so that timeouts of a minute or ten are
+// tested in microseconds and exactly. Node 20's own mock timers cannot move performance.now().
 
 type Callback = () => void;
 
@@ -36,10 +36,20 @@ class FakeTimer {
 export class FakeClock {
   now = 0;
   private readonly timers = new Set<FakeTimer>();
-  private saved: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } | undefined;
+  private saved:
+    | {
+        setTimeout: typeof setTimeout;
+        clearTimeout: typeof clearTimeout;
+        now: PropertyDescriptor | undefined;
+      }
+    | undefined;
 
   install(): this {
-    this.saved = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
+    this.saved = {
+      setTimeout: globalThis.setTimeout,
+      clearTimeout: globalThis.clearTimeout,
+      now: Object.getOwnPropertyDescriptor(performance, 'now'),
+    };
     const fakeSet = (callback: Callback, delay = 0) => {
       const timer = new FakeTimer(this, callback, Math.max(0, delay));
       this.schedule(timer);
@@ -50,6 +60,7 @@ export class FakeClock {
     };
     globalThis.setTimeout = fakeSet as unknown as typeof setTimeout;
     globalThis.clearTimeout = fakeClear as unknown as typeof clearTimeout;
+    Object.defineProperty(performance, 'now', { value: () => this.now, configurable: true, writable: true });
     return this;
   }
 
@@ -57,6 +68,8 @@ export class FakeClock {
     if (!this.saved) return;
     globalThis.setTimeout = this.saved.setTimeout;
     globalThis.clearTimeout = this.saved.clearTimeout;
+    if (this.saved.now) Object.defineProperty(performance, 'now', this.saved.now);
+    else delete (performance as { now?: unknown }).now;
     this.saved = undefined;
     this.timers.clear();
   }
