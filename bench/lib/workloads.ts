@@ -16,29 +16,34 @@ export interface Workload {
   command: { op: string; [key: string]: unknown };
 }
 
+export function serialWorkload(calls: number): Workload {
+  return {
+    key: 'serial',
+    case: `serial, 1 in flight (${calls} calls)`,
+    calls,
+    window: 1,
+    command: { op: 'serial', calls },
+  };
+}
+
+export function pipelinedWorkload(calls: number): Workload {
+  return {
+    key: 'pipelined',
+    case: `pipelined, ${WINDOW} in flight (${calls} calls)`,
+    calls,
+    window: WINDOW,
+    command: { op: 'pipelined', calls, window: WINDOW },
+  };
+}
+
 export function callWorkloads(serialCalls: number, pipelinedCalls: number): Workload[] {
-  return [
-    {
-      key: 'serial',
-      case: `serial, 1 in flight (${serialCalls} calls)`,
-      calls: serialCalls,
-      window: 1,
-      command: { op: 'serial', calls: serialCalls },
-    },
-    {
-      key: 'pipelined',
-      case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
-      calls: pipelinedCalls,
-      window: WINDOW,
-      command: { op: 'pipelined', calls: pipelinedCalls, window: WINDOW },
-    },
-  ];
+  return [serialWorkload(serialCalls), pipelinedWorkload(pipelinedCalls)];
 }
 
 /**
  * Warms every peer up with one run of each workload, then runs `runs` rounds in which every peer runs
- * every workload once. Returns samples[workload][peer], one result per round. With `rotate`, each round
- * starts with the next peer, so that each comes first equally often.
+ * every workload once. Returns samples[workload][peer], one result per round. Each round starts with the
+ * next peer, so that each comes first (right after the others' garbage, say) equally often.
  */
 export async function takeTurns<R extends { ms: number }>(
   peers: readonly Peer[],
@@ -46,7 +51,7 @@ export async function takeTurns<R extends { ms: number }>(
   workloads: readonly Workload[],
   runs: number,
   progress: (message: string) => void,
-  options: { rotate?: boolean; describe?: (result: R, workload: Workload) => string } = {},
+  options: { describe?: (result: R, workload: Workload) => string } = {},
 ): Promise<R[][][]> {
   for (const [i, peer] of peers.entries()) {
     progress(`  warming up ${subjects[i]}`);
@@ -59,7 +64,7 @@ export async function takeTurns<R extends { ms: number }>(
     for (const [wi, w] of workloads.entries()) {
       const line: string[] = [];
       for (let k = 0; k < peers.length; k++) {
-        const pi = options.rotate ? (run + k) % peers.length : k;
+        const pi = (run + k) % peers.length;
         const result = await peers[pi]!.command<R>(w.command);
         samples[wi]![pi]!.push(result);
         line.push(`${subjects[pi]} ${describe(result, w)}`);

@@ -18,7 +18,7 @@ import { packageVersion } from '../lib/results.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
 
-import { WINDOW } from '../lib/workloads.js';
+import { pipelinedWorkload, takeTurns } from '../lib/workloads.js';
 
 /** The SDK's StdioClientTransport read buffer limit, as raised for the second SDK subject. */
 const RAISED_LIMIT = 256 * MiB;
@@ -37,7 +37,7 @@ export const client: Suite = {
   async run(context) {
     const q = context.quick;
     const pipelinedCalls = q ? 3000 : 10_000;
-    const runs = q ? 3 : 7;
+    const runs = q ? 3 : 11;
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
     const server = nodeScript('raw-mcp-server.mjs');
     const subjects: ClientSubject[] = [
@@ -62,7 +62,7 @@ export const client: Suite = {
       { bytes: q ? 16 * MiB : 100 * MiB, warmup: 1, runs: q ? 1 : 3 },
     ];
     const callers = subjects.filter((s) => s.calls);
-    const pipelined = { op: 'pipelined', calls: pipelinedCalls, window: WINDOW };
+    const pipelined = pipelinedWorkload(pipelinedCalls);
 
     context.progress(`client: starting ${subjects.length} clients, each with its own hand-written server`);
     const measured = await withClients(
@@ -70,20 +70,16 @@ export const client: Suite = {
       async (peers) => {
         const peerOf = (s: ClientSubject) => peers[subjects.indexOf(s)]!;
         // ---- pipelined tool calls ----
-        for (const s of callers) {
-          context.progress(`  warming up ${s.subject}`);
-          await peerOf(s).command(pipelined);
-        }
-        const calls = callers.map((): CallRun[] => []);
-        for (let run = 0; run < runs; run++) {
-          const line: string[] = [];
-          for (const [ci, s] of callers.entries()) {
-            const result = await peerOf(s).command<CallRun>(pipelined);
-            calls[ci]!.push(result);
-            line.push(`${s.subject} ${Math.round((pipelinedCalls / result.ms) * 1000)}/s`);
-          }
-          context.progress(`  run ${run + 1}/${runs} pipelined: ${line.join(', ')}`);
-        }
+        const callPeers = callers.map(peerOf);
+        const calls = (
+          await takeTurns<CallRun>(
+            callPeers,
+            callers.map((s) => s.subject),
+            [pipelined],
+            runs,
+            context.progress,
+          )
+        )[0]!;
         const afterCalls: PeerStats[] = [];
         for (const s of callers) afterCalls.push(await peerOf(s).command<PeerStats>({ op: 'stats' }));
 
@@ -145,7 +141,7 @@ export const client: Suite = {
         runsOf.map((r) => (r.serverCpuMs === undefined ? undefined : perCall(r.serverCpuMs))),
       );
       return {
-        case: `pipelined, ${WINDOW} in flight (${pipelinedCalls} calls)`,
+        case: pipelined.case,
         subject: s.subject,
         medianMs: ms,
         samplesMs: runsOf.map((r) => r.ms),
@@ -176,7 +172,7 @@ export const client: Suite = {
         rows: callRows,
         notes: [
           `mcpwire: McpClient.callTool() on a ChildProcessTransport (bench/peers/mcpwire-mcp-client.mjs); ${sdk}: Client.callTool() on StdioClientTransport (sdk-mcp-client.mjs); both with default options. hand-written: raw-mcp-client.mjs, requests queued in one turn written with one write, responses matched by id, nothing validated: the lower bound.`,
-          'Every client calls the same hand-written server (raw-mcp-server.mjs: an `echo` tool, no validation), its own copy in its own process, after connecting and initializing. One warm-up run each, then they take turns run by run with garbage collected before each run; every result is checked.',
+          'Every client calls the same hand-written server (raw-mcp-server.mjs: an `echo` tool, no validation), its own copy in its own process, after connecting and initializing. One warm-up run each, then they take turns run by run, each run starting with the next client, with garbage collected before each run; every result is checked.',
           "client CPU/call is user + system time of the client process over the timed run divided by the calls, and hardly depends on what else the machine runs; server CPU/call is read from /proc in 10 ms ticks. peak RSS is the client process's high-water mark so far.",
           `For scale: the hand-written client reaches ${formatRatio(rawRate / sdkRate)} the ${sdk} client's calls/s here; no client can beat a "vs SDK" target above that on this machine.`,
         ],

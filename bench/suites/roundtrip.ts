@@ -50,7 +50,7 @@ export const roundtrip: Suite = {
     const q = context.quick;
     const serialCalls = q ? 500 : 2000;
     const pipelinedCalls = q ? 5000 : 20_000;
-    const runs = q ? 3 : 7;
+    const runs = q ? 3 : 11;
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
     const main: Pair[] = [
       { subject: 'mcpwire', client: 'mcpwire-client.mjs' },
@@ -140,7 +140,7 @@ export const roundtrip: Suite = {
           'mcpwire: Connection + ChildProcessTransport in the client, Connection + StdioServerTransport with an `echo` handler in the server, default options (a 60 s timeout per request included).',
           `${sdk}: StdioClientTransport ⇄ StdioServerTransport at transport level (the server sends each request back as its response from onmessage; the client matches responses by id). No Protocol/Client/Server classes on top, so this is the fastest the SDK's stdio can be.`,
           'hand-written: ~80 lines of plain Node (bench/peers/raw-*.mjs): chunk-list line reader, one write per batch of responses in the server and per microtask of requests in the client.',
-          'Each pair is its own client process and server process. After one serial and one pipelined warm-up run, the pairs take turns run by run, with garbage collected before each run.',
+          'Each pair is its own client process and server process. After one serial and one pipelined warm-up run, the pairs take turns run by run, each run starting with the next pair, with garbage collected before each run.',
           'CPU/call is user + system time of each process over the timed run, divided by the calls: unlike calls/s it hardly depends on what else the machine runs. Serial round trips are bound by waking the other process through the pipe, which every pair pays alike.',
           "peak RSS is each process's high-water mark (VmHWM on Linux) over its whole life, warm-up included.",
           `For scale: the hand-written pair (the lower bound) reaches ${formatRatio(lowerBoundVsSdk)} the ${sdk} pair's pipelined calls/s here; no client/server of this shape can beat a target above that on this machine.`,

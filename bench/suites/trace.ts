@@ -74,7 +74,7 @@ export const trace: Suite = {
               workloads,
               runs,
               context.progress,
-              { rotate: true, describe: (r, w) => `${((r.ms * 1000) / w.calls).toFixed(1)} µs/call` },
+              { describe: (r, w) => `${((r.ms * 1000) / w.calls).toFixed(1)} µs/call` },
             );
             const stats: PeerStats[] = [];
             for (const peer of peers) stats.push(await peer.command<PeerStats>({ op: 'stats' }));

@@ -127,11 +127,15 @@ export class FrameDecoder {
       if (this.skipping) {
         this.skipping.size += nl - start;
         this.finishSkip();
-      } else if (this.partsSize + (nl - start) - this.trailingCr(chunk, start, nl) > this.limit) {
+      } else if (
+        this.partsSize + (nl - start) > this.limit &&
+        this.partsSize + (nl - start) - this.trailingCr(chunk, start, nl) > this.limit
+      ) {
         this.beginSkip(chunk.subarray(start, nl));
         this.finishSkip();
       } else if (this.partsSize === 0) {
-        this.emit(chunk.subarray(start, nl));
+        // The common case, a whole line in this chunk: decoded in place, with no Buffer view made for it.
+        this.emit(chunk, start, nl);
       } else {
         this.parts.push(chunk.subarray(start, nl));
         this.partsSize += nl - start;
@@ -158,14 +162,14 @@ export class FrameDecoder {
     return last === CR ? 1 : 0;
   }
 
-  private emit(bytes: Buffer): void {
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  /** Delivers bytes[start, end) as a frame, without a \r before the newline; blank lines are skipped. */
+  private emit(bytes: Buffer, start = 0, end = bytes.length): void {
+    if (end > start && bytes[end - 1] === CR) end--;
     // Blank lines between messages are allowed and ignored.
-    let i = 0;
+    let i = start;
     while (i < end && isBlank(bytes[i]!)) i++;
     if (i === end) return;
-    this.events.frame(bytes.toString('utf8', 0, end));
+    this.events.frame(bytes.toString('utf8', start, end));
   }
 
   // ---- Content-Length ----
