@@ -557,7 +557,7 @@ export class Connection {
     if (!entry) return false;
     this.pending.delete(id);
     // Nothing left to time out: no timer may keep the process alive.
-    if (this.pending.size === 0) this.deadlines.stop();
+    if (this.pending.size === 0) this.deadlines.idle();
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
     return true;
   }
@@ -596,6 +596,7 @@ export class Connection {
     if (this.closeReason) return;
     this.closeReason = reason;
     this.rejectAllPending(reason);
+    this.deadlines.stop();
     for (const state of this.incoming.values()) state.abort(new Error(reason.message));
     for (const listener of this.closeListeners.splice(0)) listener(reason);
   }

@@ -6,7 +6,9 @@
 // (and their closures) for every call was a third of a client's CPU per call. Most deadlines of a
 // connection fall after the one the timer is already set for (same timeout, later start), and moving a
 // deadline later (a timeout reset by progress) costs nothing: the timer fires, finds nothing expired, and
-// is set again for what is now the earliest deadline.
+// is set again for what is now the earliest deadline. When nothing is pending the timer is kept but
+// unreferenced (it no longer keeps the process alive): setting and clearing a timer around every call was
+// 10 µs of CPU per serial call, while referencing it again is a flag.
 
 import { performance } from 'node:perf_hooks';
 
@@ -17,6 +19,8 @@ export class DeadlineTimer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the timer is set to fire, on `now()`'s clock; Infinity when it is not set. */
   private due = Number.POSITIVE_INFINITY;
+  /** Whether the timer keeps the process alive (it does while requests are pending). */
+  private referenced = false;
 
   /**
    * @param expire called when the timer fires, with the current time: handles every deadline that has
@@ -29,16 +33,31 @@ export class DeadlineTimer {
     return performance.now();
   }
 
-  /** Makes sure the timer fires no later than `deadline`. */
+  /** Makes sure the timer fires no later than `deadline`, and that it keeps the process alive until then. */
   ensure(deadline: number): void {
-    if (deadline >= this.due) return;
+    if (deadline === Number.POSITIVE_INFINITY) return;
+    if (deadline >= this.due) {
+      if (!this.referenced && this.timer !== undefined) {
+        this.timer.ref();
+        this.referenced = true;
+      }
+      return;
+    }
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.due = deadline;
     const delay = Math.min(Math.max(0, Math.ceil(deadline - this.now())), MAX_DELAY);
     this.timer = setTimeout(this.fire, delay);
+    this.referenced = true;
   }
 
-  /** Stops the timer: nothing is waiting for a deadline any more (so it no longer keeps the process alive). */
+  /** Nothing waits for a deadline now: the timer stays set, but no longer keeps the process alive. */
+  idle(): void {
+    if (!this.referenced || this.timer === undefined) return;
+    this.timer.unref();
+    this.referenced = false;
+  }
+
+  /** Stops the timer for good (the connection closed). */
   stop(): void {
     if (this.timer === undefined) return;
     clearTimeout(this.timer);

@@ -34,10 +34,10 @@ describe('McpClient timeouts', () => {
   let client: McpClient;
   let server: FakeServer;
 
-  /** Connects on the real clock, then moves to the fake one for the calls under test. */
+  /** Connects on the fake clock: every timer of the client, the handshake's included, is on it. */
   async function connect(options: Partial<McpClientOptions> = {}): Promise<void> {
-    ({ client, server } = await connectToFake(options));
     clock.install();
+    ({ client, server } = await connectToFake(options));
   }
 
   beforeEach(() => {

@@ -197,9 +197,31 @@ describe('connection timeouts', () => {
     const request = connection.request('quick');
     peer.deliver({ jsonrpc: '2.0', id: peer.messages()[0]?.id, result: 'ok' });
     assert.equal(await request, 'ok');
-    assert.equal(clock.pending, 0, 'a timer outlived the last pending request and keeps the process alive');
+    assert.equal(
+      clock.referenced,
+      0,
+      'a timer outlived the last pending request and keeps the process alive',
+    );
     await clock.advance(5000);
     assert.deepEqual(peer.notifications(CANCELLED_NOTIFICATION), []);
+  });
+
+  it('times a request sent after an idle spell from its own start, not from the timer set before', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 60_000 });
+    const first = connection.request('quick');
+    peer.deliver({ jsonrpc: '2.0', id: peer.messages()[0]?.id, result: 'ok' });
+    assert.equal(await first, 'ok');
+    await clock.advance(30_000);
+    const second = settled(connection.request('slow'));
+    assert.equal(clock.referenced, 1, 'a pending request must keep its timer referenced');
+    await clock.advance(30_000);
+    assert.equal(second.state(), 'pending', 'timed out on the deadline of the request before it');
+    await clock.advance(29_999);
+    assert.equal(second.state(), 'pending');
+    await clock.advance(1);
+    assert.ok(isTimeout('idle', 60_000)(second.error()));
   });
 
   it('times many requests in flight with one timer, each at its own deadline', async (t) => {

@@ -20,16 +20,20 @@ class FakeTimer {
     return this;
   }
 
+  private referenced = true;
+
   ref(): this {
+    this.referenced = true;
     return this;
   }
 
   unref(): this {
+    this.referenced = false;
     return this;
   }
 
   hasRef(): boolean {
-    return true;
+    return this.referenced;
   }
 }
 
@@ -81,6 +85,13 @@ export class FakeClock {
   /** Timers still waiting to fire. */
   get pending(): number {
     return this.timers.size;
+  }
+
+  /** Timers still waiting to fire that would keep a real process alive (not unref()'d). */
+  get referenced(): number {
+    let count = 0;
+    for (const timer of this.timers) if (timer.hasRef()) count++;
+    return count;
   }
 
   /**
