@@ -127,10 +127,7 @@ export class FrameDecoder {
       if (this.skipping) {
         this.skipping.size += nl - start;
         this.finishSkip();
-      } else if (
-        this.partsSize + (nl - start) > this.limit &&
-        this.partsSize + (nl - start) - this.trailingCr(chunk, start, nl) > this.limit
-      ) {
+      } else if (this.lineOverLimit(chunk, start, nl)) {
         this.beginSkip(chunk.subarray(start, nl));
         this.finishSkip();
       } else if (this.partsSize === 0) {
@@ -154,6 +151,13 @@ export class FrameDecoder {
       this.parts.push(rest);
       this.partsSize += rest.length;
     }
+  }
+
+  /** Whether the line ending at `nl` is longer than the limit, not counting a \r before the newline. */
+  private lineOverLimit(chunk: Buffer, start: number, nl: number): boolean {
+    const length = this.partsSize + (nl - start);
+    // The \r is looked for only when it could matter: most lines are far below the limit.
+    return length > this.limit && length - this.trailingCr(chunk, start, nl) > this.limit;
   }
 
   /** 1 when the line ending at `nl` ends with \r (in this chunk or the parts before it): not message bytes. */
