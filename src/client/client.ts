@@ -1,26 +1,17 @@
-// The MCP client: connects over any transport, negotiates the protocol version, offers typed methods for
-// every request a client sends, follows pagination, and answers what servers ask of clients (sampling,
-// elicitation, roots) through callbacks the user supplies. A capability is declared only when its
-// callback is there.
+// The MCP client: a typed facade over the two eras (eras/handshake.ts, eras/stateless.ts). It connects
+// over any transport, finds out which era the server speaks, and offers a typed method for every request
+// a client sends; what a server asks of the client (sampling, elicitation, roots) is answered by one
+// table of the user's callbacks (answers.ts) in either era.
 
-import {
-  Connection,
-  type ConnectionProblem,
-  type Progress,
-  type RequestOptions,
-} from '../jsonrpc/connection.js';
-import { type CloseReason, ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { Connection, type ConnectionProblem } from '../jsonrpc/connection.js';
+import type { CloseReason } from '../jsonrpc/errors.js';
+import { McpwireError } from '../jsonrpc/local-errors.js';
+import type { Transport } from '../jsonrpc/transport.js';
 import { Method, Notification } from '../protocol/methods.js';
-import { LATEST_MODERN_VERSION, MetaKey } from '../protocol/modern.js';
 import type {
   CallToolResult,
-  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
   GetPromptResult,
   Implementation,
   InitializeResult,
@@ -30,21 +21,21 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-  Root,
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
-import { HANDSHAKE_VERSIONS, isHandshakeVersion, LATEST_HANDSHAKE_VERSION } from '../protocol/versions.js';
-import type { Transport } from '../transport/transport.js';
-import { applySchemaDefaults } from './elicitation-defaults.js';
-import { type Era, envelope, probe, rememberEra, rememberedEra, withEnvelope } from './eras.js';
+import { LATEST_HANDSHAKE_VERSION } from '../protocol/versions.js';
+import { type ClientAnswerCallbacks, ClientAnswers } from './answers.js';
+import type { CallOptions, ListName } from './call-options.js';
+import type { ClientEra, EraName } from './eras/era.js';
+import { HandshakeEra, UnsupportedVersionError } from './eras/handshake.js';
+import { rememberEra, rememberedEra } from './eras/memory.js';
+import { StatelessEra } from './eras/stateless.js';
+import { ListCache } from './list-cache.js';
+import { collectPages } from './pagination.js';
 
-export interface ClientHandlerContext {
-  signal: AbortSignal;
-}
-
-export interface McpClientOptions extends Implementation {
-  /** The revision to ask for (2025-11-25). */
+export interface McpClientOptions extends Implementation, ClientAnswerCallbacks {
+  /** The revision to ask for in the handshake era (2025-11-25). */
   protocolVersion?: string;
   /** Idle timeout of each request in ms (60 000). */
   timeout?: number;
@@ -52,17 +43,6 @@ export interface McpClientOptions extends Implementation {
   resetTimeoutOnProgress?: boolean;
   /** Longest any request may take, progress or not, in ms (10 minutes). */
   maxTotalTimeout?: number;
-  /** Answers sampling/createMessage; declares the `sampling` capability. */
-  onSampling?: (
-    params: CreateMessageRequestParams,
-    context: ClientHandlerContext,
-  ) => Promise<CreateMessageResult>;
-  /** Answers elicitation/create; declares the `elicitation` capability (form mode, and url with `elicitationUrl`). */
-  onElicitation?: (params: ElicitRequestParams, context: ClientHandlerContext) => Promise<ElicitResult>;
-  /** Whether `onElicitation` handles URL-mode elicitations too. */
-  elicitationUrl?: boolean;
-  /** Answers roots/list; declares the `roots` capability (with listChanged). */
-  roots?: () => Root[] | Promise<Root[]>;
   /** Log messages the server sends. */
   onLog?: (message: LoggingMessageNotificationParams) => void;
   /**
@@ -79,57 +59,40 @@ export interface McpClientOptions extends Implementation {
   /** Any other notification from the server. */
   onNotification?: (method: string, params: unknown) => void;
   onProblem?: (problem: ConnectionProblem) => void;
+  /** Told about what the client chose to leave out (a tool whose x-mcp-header marks are invalid, over HTTP). */
+  onWarning?: (message: string) => void;
   /**
-   * 'auto' (default) probes with server/discover and falls back to initialize; 'modern' or 'handshake'
-   * skip the probe.
+   * 'auto' (default) probes with server/discover and falls back to initialize; 'stateless' or
+   * 'handshake' skip the probe.
    */
-  era?: 'auto' | Era;
+  era?: 'auto' | EraName;
   /** How long the server/discover probe may take before falling back, in ms (5000). */
   discoverTimeout?: number;
   /** Names the server across reconnects, so that its era is remembered for the life of this process. */
   serverKey?: string;
 }
 
-const MAX_INPUT_ROUNDS = 16;
-
-export type ListName = 'tools' | 'resources' | 'prompts';
-
 const ignoreProgress = (): void => {};
 /** A call's options when it has none, and those options asking for progress: made once, not per call. */
 const NO_OPTIONS: CallOptions = Object.freeze({});
 const ASK_PROGRESS: CallOptions = Object.freeze({ onProgress: ignoreProgress });
 
-export interface CallOptions extends Omit<RequestOptions, 'onProgress'> {
-  onProgress?: (progress: Progress) => void;
-}
-
-/** The server's answer to initialize named a revision this client cannot speak. */
-export class UnsupportedVersionError extends Error {
-  override readonly name = 'UnsupportedVersionError';
-  constructor(readonly serverVersion: unknown) {
-    super(
-      `the server answered with protocol version ${JSON.stringify(serverVersion)}, which mcpwire does not speak (it speaks ${HANDSHAKE_VERSIONS.join(', ')})`,
-    );
-  }
-}
-
 export class McpClient {
   private connection: Connection | undefined;
+  private eraImpl: ClientEra | undefined;
   private initializeResult: InitializeResult | undefined;
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
-  private eraValue: Era | undefined;
-  /** The level asked for with setLoggingLevel; in the stateless era it travels on every request. */
-  private logLevel: LoggingLevel | undefined;
-  private listen: { controller: AbortController; done: Promise<unknown> } | undefined;
-  private readonly resourceSubscriptions = new Set<string>();
-  /** With cacheLists: each list as fetched, shared by every caller until the server says it changed. */
-  private readonly listCache = new Map<ListName, Promise<unknown[]>>();
+  private readonly answers: ClientAnswers;
+  private readonly lists: ListCache;
 
-  constructor(private readonly options: McpClientOptions) {}
+  constructor(private readonly options: McpClientOptions) {
+    this.answers = new ClientAnswers(options);
+    this.lists = new ListCache(options.cacheLists === true, options.onListChanged);
+  }
 
-  /** Which era the server speaks: 'modern' (2026-07-28, stateless) or 'handshake' (initialize). */
-  get era(): Era | undefined {
-    return this.eraValue;
+  /** Which era the server speaks: 'stateless' (2026-07-28) or 'handshake' (initialize). */
+  get era(): EraName | undefined {
+    return this.eraImpl?.name;
   }
 
   /**
@@ -138,7 +101,12 @@ export class McpClient {
    * initialize result either way.
    */
   async connect(transport: Transport, options: { timeout?: number } = {}): Promise<InitializeResult> {
-    if (this.connection) throw new Error('this client is already connected; create one client per server');
+    if (this.connection) {
+      throw new McpwireError(
+        'ALREADY_CONNECTED',
+        'this client is already connected; create one client per server',
+      );
+    }
     const connection = new Connection(transport, {
       timeout: this.options.timeout ?? 60_000,
       resetTimeoutOnProgress: this.options.resetTimeoutOnProgress ?? true,
@@ -153,58 +121,40 @@ export class McpClient {
     connection.start();
     const preferred = this.options.era ?? 'auto';
     const known = rememberedEra(this.options.serverKey);
-    if (preferred === 'modern' || (preferred === 'auto' && known !== 'handshake')) {
-      const probeTimeout = Math.min(options.timeout ?? 5000, this.options.discoverTimeout ?? 5000);
-      const discovered = await probe(connection, this.envelope(), probeTimeout);
+    if (preferred === 'stateless' || (preferred === 'auto' && known !== 'handshake')) {
+      const stateless = new StatelessEra(connection, transport, this.answers, {
+        clientInfo: this.clientInfo(),
+        wantsListChanges: this.wantsListChanges,
+        onWarning: this.options.onWarning,
+      });
+      const discovered = await stateless.discover(
+        Math.min(options.timeout ?? 5000, this.options.discoverTimeout ?? 5000),
+      );
       if (discovered) {
-        this.eraValue = 'modern';
-        rememberEra(this.options.serverKey, 'modern');
-        const serverInfo = (discovered._meta?.[MetaKey.ServerInfo] as Implementation | undefined) ?? {
-          name: 'unknown',
-          version: 'unknown',
-        };
-        this.initializeResult = {
-          protocolVersion: LATEST_MODERN_VERSION,
-          capabilities: discovered.capabilities ?? {},
-          serverInfo,
-        };
-        if (discovered.instructions !== undefined)
-          this.initializeResult.instructions = discovered.instructions;
-        if (this.wantsListChanges) this.openListen();
-        return this.initializeResult;
+        rememberEra(this.options.serverKey, 'stateless');
+        this.eraImpl = stateless;
+        this.initializeResult = discovered;
+        return discovered;
       }
-      if (preferred === 'modern') {
+      if (preferred === 'stateless') {
         await connection.close().catch(() => {});
         throw new UnsupportedVersionError('(no answer to server/discover)');
       }
     }
-    this.eraValue = 'handshake';
     rememberEra(this.options.serverKey, 'handshake');
-    let result: InitializeResult;
-    try {
-      result = await connection.request<InitializeResult>(
-        Method.Initialize,
-        {
-          protocolVersion: this.options.protocolVersion ?? LATEST_HANDSHAKE_VERSION,
-          capabilities: this.capabilities(),
-          clientInfo: this.clientInfo(),
-        },
-        { timeout: options.timeout },
-      );
-    } catch (error) {
-      // A failed handshake (an error answer, a timeout) used to leave the transport open: a spawned server
-      // kept running although this client can never be connected again. End it, as for an unusable
-      // version; not awaited, so that the caller gets the handshake's error at once.
-      void connection.close().catch(() => {});
-      throw error;
-    }
-    if (!isHandshakeVersion(result?.protocolVersion)) {
-      await connection.close().catch(() => {});
-      throw new UnsupportedVersionError(result?.protocolVersion);
-    }
-    this.initializeResult = result;
-    connection.notify(Notification.Initialized);
-    return result;
+    const handshake = await HandshakeEra.open(
+      connection,
+      transport,
+      {
+        protocolVersion: this.options.protocolVersion ?? LATEST_HANDSHAKE_VERSION,
+        capabilities: this.answers.capabilities(),
+        clientInfo: this.clientInfo(),
+      },
+      options.timeout,
+    );
+    this.eraImpl = handshake;
+    this.initializeResult = handshake.result;
+    return handshake.result;
   }
 
   get protocolVersion(): string | undefined {
@@ -235,7 +185,7 @@ export class McpClient {
   }
 
   async close(): Promise<void> {
-    this.listen?.controller.abort();
+    this.eraImpl?.close();
     await this.connection?.close();
   }
 
@@ -244,41 +194,14 @@ export class McpClient {
    * era it carries the envelope, and input_required results are answered through the same callbacks as
    * the handshake era's server requests, then the request is sent again with the answers.
    */
-  request<T>(method: string, params?: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
-    const connection = this.connection;
-    if (!connection) return Promise.reject(new Error('not connected: call connect() first'));
-    // Not an async function: in the handshake era the connection's own promise is handed out as it is,
-    // without a second promise and a turn around it on every call.
-    if (this.eraValue !== 'modern') return connection.request<T>(method, params, options);
-    return this.requestModern<T>(connection, method, params, options);
-  }
-
-  /** A stateless request, answered again with the client's input for as long as the server asks for it. */
-  private async requestModern<T>(
-    connection: Connection,
+  request<T>(
     method: string,
-    params: Record<string, unknown> | undefined,
-    options: CallOptions,
+    params?: Record<string, unknown>,
+    options: CallOptions = NO_OPTIONS,
   ): Promise<T> {
-    let current = params ?? {};
-    for (let round = 0; ; round++) {
-      const result = await connection.request<Record<string, unknown>>(
-        method,
-        withEnvelope(current, this.envelope()),
-        options,
-      );
-      // A result without resultType is complete: servers of earlier drafts leave it out.
-      if (result?.resultType !== 'input_required') return result as T;
-      if (round >= MAX_INPUT_ROUNDS) {
-        throw new Error(`"${method}" still asked for input after ${MAX_INPUT_ROUNDS} rounds; giving up`);
-      }
-      const inputResponses = await this.answerInputRequests(
-        (result.inputRequests ?? {}) as Record<string, { method: string; params?: unknown }>,
-        options.signal,
-      );
-      current = { ...params, inputResponses };
-      if (result.requestState !== undefined) current.requestState = result.requestState;
-    }
+    const era = this.eraImpl;
+    if (!era) return Promise.reject(notConnected(method));
+    return era.send<T>(method, params, options);
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -286,9 +209,7 @@ export class McpClient {
   }
 
   ping(options?: CallOptions): Promise<Record<string, never>> {
-    // The stateless revision has no ping; discover is its cheapest request.
-    if (this.eraValue === 'modern') return this.request('server/discover', {}, options);
-    return this.request(Method.Ping, undefined, options);
+    return this.eraImpl ? this.eraImpl.ping(options) : Promise.reject(notConnected(Method.Ping));
   }
 
   listTools(cursor?: string, options?: CallOptions): Promise<{ tools: Tool[]; nextCursor?: string }> {
@@ -297,7 +218,7 @@ export class McpClient {
 
   /** Every tool, following nextCursor to the end. */
   listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.cachedList('tools', () => this.collect((cursor) => this.listTools(cursor, options), 'tools'));
+    return this.lists.get('tools', () => collectPages((cursor) => this.listTools(cursor, options), 'tools'));
   }
 
   callTool(
@@ -325,8 +246,8 @@ export class McpClient {
   }
 
   listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.cachedList('resources', () =>
-      this.collect((cursor) => this.listResources(cursor, options), 'resources'),
+    return this.lists.get('resources', () =>
+      collectPages((cursor) => this.listResources(cursor, options), 'resources'),
     );
   }
 
@@ -338,7 +259,7 @@ export class McpClient {
   }
 
   listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.collect((cursor) => this.listResourceTemplates(cursor, options), 'resourceTemplates');
+    return collectPages((cursor) => this.listResourceTemplates(cursor, options), 'resourceTemplates');
   }
 
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -356,18 +277,14 @@ export class McpClient {
     return result;
   }
 
-  async subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
-    if (this.eraValue !== 'modern') return this.request(Method.ResourcesSubscribe, { uri }, options);
-    this.resourceSubscriptions.add(uri);
-    this.openListen();
-    return {};
+  subscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
+    if (!this.eraImpl) return Promise.reject(notConnected(Method.ResourcesSubscribe));
+    return this.eraImpl.subscribe(uri, options);
   }
 
-  async unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
-    if (this.eraValue !== 'modern') return this.request(Method.ResourcesUnsubscribe, { uri }, options);
-    this.resourceSubscriptions.delete(uri);
-    this.openListen();
-    return {};
+  unsubscribeResource(uri: string, options?: CallOptions): Promise<Record<string, never>> {
+    if (!this.eraImpl) return Promise.reject(notConnected(Method.ResourcesUnsubscribe));
+    return this.eraImpl.unsubscribe(uri, options);
   }
 
   listPrompts(cursor?: string, options?: CallOptions): Promise<{ prompts: Prompt[]; nextCursor?: string }> {
@@ -375,47 +292,8 @@ export class McpClient {
   }
 
   listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.cachedList('prompts', () =>
-      this.collect((cursor) => this.listPrompts(cursor, options), 'prompts'),
-    );
-  }
-
-  private get wantsListChanges(): boolean {
-    return this.options.onListChanged !== undefined || this.options.cacheLists === true;
-  }
-
-  /** With cacheLists, the one fetch of a list that every caller shares until the server says it changed. */
-  private cachedList<T>(name: ListName, fetch: () => Promise<T[]>): Promise<T[]> {
-    if (!this.options.cacheLists) return fetch();
-    let cached = this.listCache.get(name) as Promise<T[]> | undefined;
-    if (!cached) {
-      const fetching = fetch();
-      cached = fetching;
-      this.listCache.set(name, fetching);
-      // A failed fetch is not kept: the next call tries again.
-      fetching.catch(() => {
-        if (this.listCache.get(name) === fetching) this.listCache.delete(name);
-      });
-    }
-    return cached;
-  }
-
-  /** notifications/.../list_changed: drop the cached list, fetch it again if it was cached, tell the user. */
-  private listChanged(name: ListName): void {
-    const wasCached = this.listCache.delete(name);
-    if (!wasCached) {
-      this.options.onListChanged?.(name);
-      return;
-    }
-    const fresh =
-      name === 'tools'
-        ? this.listAllTools()
-        : name === 'resources'
-          ? this.listAllResources()
-          : this.listAllPrompts();
-    fresh.then(
-      (items) => this.options.onListChanged?.(name, items),
-      () => this.options.onListChanged?.(name),
+    return this.lists.get('prompts', () =>
+      collectPages((cursor) => this.listPrompts(cursor, options), 'prompts'),
     );
   }
 
@@ -431,11 +309,9 @@ export class McpClient {
     return this.request(Method.CompletionComplete, params as unknown as Record<string, unknown>, options);
   }
 
-  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<Record<string, never>> {
-    this.logLevel = level;
-    // Stateless servers take the level with each request instead.
-    if (this.eraValue === 'modern') return {};
-    return this.request(Method.LoggingSetLevel, { level }, options);
+  setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<Record<string, never>> {
+    if (!this.eraImpl) return Promise.reject(notConnected(Method.LoggingSetLevel));
+    return this.eraImpl.setLoggingLevel(level, options);
   }
 
   /** Tells the server the roots changed; it will ask for them again. */
@@ -443,103 +319,18 @@ export class McpClient {
     this.notify(Notification.RootsListChanged);
   }
 
-  private async collect<K extends string, T>(
-    page: (cursor: string | undefined) => Promise<{ [key in K]: T[] } & { nextCursor?: string }>,
-    key: K,
-  ): Promise<T[]> {
-    const all: T[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const result = await page(cursor);
-      all.push(...(result[key] ?? []));
-      cursor = result.nextCursor;
-      // A server that hands out the same cursor twice would keep us here forever.
-      if (cursor !== undefined) {
-        if (seen.has(cursor))
-          throw new Error(`the server repeated a ${key} cursor; stopping to avoid a loop`);
-        seen.add(cursor);
-      }
-    } while (cursor !== undefined);
-    return all;
+  private get wantsListChanges(): boolean {
+    return this.options.onListChanged !== undefined || this.options.cacheLists === true;
   }
 
-  private envelope(): Record<string, unknown> {
-    return envelope(this.capabilities(), this.clientInfo(), this.logLevel);
-  }
-
-  /**
-   * (Re)opens the one subscriptions/listen stream of the stateless era with the current filter: list
-   * changes when there is a callback for them, and every subscribed resource.
-   */
-  private openListen(): void {
-    const connection = this.connection;
-    if (!connection) return;
-    this.listen?.controller.abort();
-    const notifications: Record<string, unknown> = {};
-    if (this.wantsListChanges) {
-      notifications.toolsListChanged = true;
-      notifications.resourcesListChanged = true;
-      notifications.promptsListChanged = true;
-    }
-    if (this.resourceSubscriptions.size > 0)
-      notifications.resourceSubscriptions = [...this.resourceSubscriptions];
-    if (Object.keys(notifications).length === 0) {
-      this.listen = undefined;
-      return;
-    }
-    const controller = new AbortController();
-    const done = connection
-      .request(
-        'subscriptions/listen',
-        { notifications, _meta: this.envelope() },
-        { signal: controller.signal, timeout: 0 },
-      )
-      .catch(() => undefined);
-    this.listen = { controller, done };
-  }
-
-  /** Answers a server's input requests with the user's callbacks, keyed as the server keyed them. */
-  private async answerInputRequests(
-    requests: Record<string, { method: string; params?: unknown }>,
-    signal: AbortSignal | undefined,
-  ): Promise<Record<string, unknown>> {
-    const context = { signal: signal ?? new AbortController().signal };
-    const responses: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries(requests)) {
-      const params = (request.params ?? {}) as Record<string, unknown>;
-      switch (request.method) {
-        case Method.SamplingCreateMessage:
-          if (!this.options.onSampling)
-            throw new Error('the server asked for sampling, but this client has no onSampling callback');
-          responses[key] = await this.options.onSampling(
-            params as unknown as CreateMessageRequestParams,
-            context,
-          );
-          break;
-        case Method.ElicitationCreate: {
-          if (!this.options.onElicitation) {
-            throw new Error(
-              'the server asked for user input (elicitation), but this client has no onElicitation callback',
-            );
-          }
-          const elicit = params as unknown as ElicitRequestParams;
-          this.checkElicitationMode(elicit);
-          const answer = await this.options.onElicitation(elicit, context);
-          responses[key] =
-            elicit.mode === 'url' ? answer : applySchemaDefaults(elicit.requestedSchema, answer);
-          break;
-        }
-        case Method.RootsList:
-          if (!this.options.roots)
-            throw new Error('the server asked for roots, but this client has no roots callback');
-          responses[key] = { roots: await this.options.roots() };
-          break;
-        default:
-          throw new Error(`the server asked for "${request.method}", which a client cannot answer`);
-      }
-    }
-    return responses;
+  private listChanged(name: ListName): void {
+    this.lists.changed(name, () =>
+      name === 'tools'
+        ? this.listAllTools()
+        : name === 'resources'
+          ? this.listAllResources()
+          : this.listAllPrompts(),
+    );
   }
 
   private clientInfo(): Implementation {
@@ -552,46 +343,13 @@ export class McpClient {
     return info;
   }
 
-  /**
-   * A URL-mode elicitation reaches the callback only when the client declared URL mode (`elicitationUrl`):
-   * otherwise a form-only callback would be handed a request without a schema (and could "accept" a
-   * sign-in it never showed). Refused with -32602, as the official SDK does.
-   */
-  private checkElicitationMode(request: ElicitRequestParams): void {
-    if (request.mode === 'url' && !this.options.elicitationUrl) {
-      throw new JsonRpcError(
-        ErrorCode.InvalidParams,
-        'this client does not support URL mode elicitation (it declared form mode only; set elicitationUrl to handle URL mode)',
-      );
-    }
-  }
-
-  private capabilities(): ClientCapabilities {
-    const capabilities: ClientCapabilities = {};
-    if (this.options.onSampling) capabilities.sampling = {};
-    if (this.options.onElicitation) {
-      capabilities.elicitation = this.options.elicitationUrl ? { form: {}, url: {} } : { form: {} };
-    }
-    if (this.options.roots) capabilities.roots = { listChanged: true };
-    return capabilities;
-  }
-
   private registerHandlers(connection: Connection): void {
-    const { onSampling, onElicitation, roots } = this.options;
-    if (onSampling) {
-      connection.onRequest(Method.SamplingCreateMessage, (params, ctx) =>
-        onSampling(params as CreateMessageRequestParams, { signal: ctx.signal }),
+    // The server's requests of the handshake era, answered from the same table as input_required rounds.
+    for (const [method, answer] of this.answers.methods()) {
+      connection.onRequest(method, (params, ctx) =>
+        answer((params ?? {}) as Record<string, unknown>, { signal: ctx.signal }),
       );
     }
-    if (onElicitation) {
-      connection.onRequest(Method.ElicitationCreate, async (params, ctx) => {
-        const request = params as ElicitRequestParams;
-        this.checkElicitationMode(request);
-        const result = await onElicitation(request, { signal: ctx.signal });
-        return request.mode === 'url' ? result : applySchemaDefaults(request.requestedSchema, result);
-      });
-    }
-    if (roots) connection.onRequest(Method.RootsList, async () => ({ roots: await roots() }));
     connection.onRequest(Method.Ping, () => ({}));
     connection.onNotification(Notification.Message, (params) =>
       this.options.onLog?.(params as LoggingMessageNotificationParams),
@@ -606,3 +364,11 @@ export class McpClient {
     connection.onOtherNotification((method, params) => this.options.onNotification?.(method, params));
   }
 }
+
+function notConnected(method: string): McpwireError {
+  return new McpwireError('NOT_CONNECTED', `not connected: call connect() before "${method}"`);
+}
+
+export type { ClientHandlerContext } from './answers.js';
+export type { CallOptions, ListName } from './call-options.js';
+export { UnsupportedVersionError } from './eras/handshake.js';

@@ -2,12 +2,12 @@
 // It owns ids, the map of pending requests, timeouts, cancellation, progress routing and every error
 // response. It knows the transport interface and nothing about bytes.
 
-import type { FrameError, SendOptions, Transport } from '../transport/transport.js';
+import { CANCELLED_NOTIFICATION, type CancellationStrategy, notifyCancellation } from './cancellation.js';
 import { DeadlineTimer } from './deadline-timer.js';
+import { ErrorCode } from './error-codes.js';
 import {
   type CloseReason,
   ConnectionClosedError,
-  ErrorCode,
   JsonRpcError,
   RequestCancelledError,
   RequestTimeoutError,
@@ -21,9 +21,9 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './messages.js';
+import type { FrameError, SendOptions, Transport } from './transport.js';
 
-/** MCP's names for the two notifications every connection understands (JSON-RPC itself names none). */
-export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
+/** MCP's name for progress, the other notification every connection understands besides cancellation. */
 export const PROGRESS_NOTIFICATION = 'notifications/progress';
 
 type ProgressToken = string | number;
@@ -46,6 +46,10 @@ export interface RequestOptions {
   onProgress?: (progress: Progress) => void;
   /** The incoming request this one is sent on behalf of (see SendOptions). */
   relatedRequestId?: JsonRpcId;
+  /** What the transport is told with this request: headers, whether it stands alone (see SendOptions). */
+  transport?: Omit<SendOptions, 'relatedRequestId' | 'signal'>;
+  /** How this request is cancelled, when not the connection's way (ConnectionOptions.cancellation). */
+  cancellation?: CancellationStrategy;
 }
 
 export interface RequestContext {
@@ -91,6 +95,8 @@ export interface ConnectionOptions {
   onProblem?: (problem: ConnectionProblem) => void;
   /** Whether incoming JSON-RPC batches are accepted (they are unless this says why not). */
   batchPolicy?: BatchPolicy;
+  /** How an abandoned outgoing request is cancelled (a notifications/cancelled to the peer). */
+  cancellation?: CancellationStrategy;
 }
 
 interface PendingRequest {
@@ -108,6 +114,9 @@ interface PendingRequest {
   totalAt: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** What it was sent with, and how to cancel it. */
+  sendOptions: SendOptions | undefined;
+  cancellation: CancellationStrategy;
 }
 
 /**
@@ -249,6 +258,13 @@ export class Connection {
       if (totalTimeout > 0) totalAt = now + totalTimeout;
     }
 
+    const cancellation = options.cancellation ?? this.options.cancellation ?? notifyCancellation;
+    let sendOptions =
+      options.transport === undefined
+        ? related(options.relatedRequestId)
+        : { ...options.transport, relatedRequestId: options.relatedRequestId };
+    if (cancellation.attach) sendOptions = cancellation.attach(sendOptions);
+
     return new Promise<T>((resolve, reject) => {
       const entry: PendingRequest = {
         method,
@@ -263,6 +279,8 @@ export class Connection {
         totalAt,
         signal,
         onAbort: undefined,
+        sendOptions,
+        cancellation,
       };
       this.pending.set(id, entry);
       this.deadlines.ensure(Math.min(idleAt, totalAt));
@@ -271,6 +289,7 @@ export class Connection {
           if (!this.settle(id)) return;
           this.sendCancel(
             id,
+            entry,
             signal.reason instanceof Error ? signal.reason.message : 'aborted by the caller',
           );
           reject(new RequestCancelledError(method, signal.reason));
@@ -278,7 +297,7 @@ export class Connection {
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       try {
-        this.transport.send(message, related(options.relatedRequestId));
+        this.transport.send(message, sendOptions);
       } catch (error) {
         // Nothing went out (params that are not JSON, say): no timer may later cancel it at the peer.
         this.settle(id);
@@ -577,12 +596,19 @@ export class Connection {
     this.settle(id);
     const limit = kind === 'idle' ? entry.idleTimeout : entry.totalTimeout;
     const error = new RequestTimeoutError(entry.method, id, limit, kind);
-    this.sendCancel(id, error.message);
+    this.sendCancel(id, entry, error.message);
     entry.reject(error);
   }
 
-  private sendCancel(id: JsonRpcId, reason: string): void {
-    this.notify(CANCELLED_NOTIFICATION, { requestId: id, reason });
+  private sendCancel(id: JsonRpcId, entry: PendingRequest, reason: string): void {
+    if (this.closeReason) return;
+    entry.cancellation.cancel({
+      id,
+      method: entry.method,
+      reason,
+      sendOptions: entry.sendOptions,
+      notify: (method, params) => this.notify(method, params),
+    });
   }
 
   private peerInputEnded(): void {

@@ -1,14 +1,7 @@
 // Error codes of JSON-RPC 2.0 and the typed errors the connection raises locally.
 
+import { McpwireError } from './local-errors.js';
 import type { JsonRpcErrorObject, JsonRpcId } from './messages.js';
-
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
 
 /**
  * An error that travels on the wire. Throw it from a handler to answer with exactly this code, message
@@ -52,18 +45,21 @@ export function formatCloseReason(reason: CloseReason): string {
 }
 
 /** A pending request failed because the connection closed before its response arrived. */
-export class ConnectionClosedError extends Error {
+export class ConnectionClosedError extends McpwireError {
   override readonly name = 'ConnectionClosedError';
   constructor(
     readonly method: string,
     readonly reason: CloseReason,
   ) {
-    super(`connection closed before "${method}" was answered: ${formatCloseReason(reason)}`);
+    super(
+      'CONNECTION_CLOSED',
+      `connection closed before "${method}" was answered: ${formatCloseReason(reason)}`,
+    );
   }
 }
 
 /** A request got no response in time. The request has been cancelled at the peer. */
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends McpwireError {
   override readonly name = 'RequestTimeoutError';
   constructor(
     readonly method: string,
@@ -72,6 +68,7 @@ export class RequestTimeoutError extends Error {
     readonly kind: 'idle' | 'total',
   ) {
     super(
+      'REQUEST_TIMEOUT',
       kind === 'idle'
         ? `"${method}" (id ${JSON.stringify(id)}) timed out after ${timeoutMs} ms without a response or progress; raise the "timeout" option to wait longer`
         : `"${method}" (id ${JSON.stringify(id)}) exceeded its maximum total time of ${timeoutMs} ms; raise the "maxTotalTimeout" option to wait longer`,
@@ -80,12 +77,15 @@ export class RequestTimeoutError extends Error {
 }
 
 /** A request was aborted through its AbortSignal. The request has been cancelled at the peer. */
-export class RequestCancelledError extends Error {
+export class RequestCancelledError extends McpwireError {
   override readonly name = 'RequestCancelledError';
   constructor(
     readonly method: string,
     readonly reason?: unknown,
   ) {
-    super(`"${method}" was cancelled${reason instanceof Error ? `: ${reason.message}` : ''}`);
+    super(
+      'REQUEST_CANCELLED',
+      `"${method}" was cancelled${reason instanceof Error ? `: ${reason.message}` : ''}`,
+    );
   }
 }

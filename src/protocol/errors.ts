@@ -1,14 +1,7 @@
 // Error codes MCP adds to JSON-RPC's, and the errors the protocol layer raises.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-
-export const McpErrorCode = {
-  ...ErrorCode,
-  /** resources/read of a resource that does not exist (handshake era). */
-  ResourceNotFound: -32002,
-  /** The user must complete a URL elicitation first (2025-11-25). */
-  UrlElicitationRequired: -32042,
-} as const;
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 
 export function invalidParams(message: string, data?: unknown): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message, data);
@@ -41,5 +34,5 @@ export class ToolInputError extends Error {
 
 /** resources/read of a URI no resource or template serves. */
 export function resourceNotFound(uri: string): JsonRpcError {
-  return new JsonRpcError(McpErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  return new JsonRpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }

@@ -17,6 +17,9 @@ export const Method = {
   SamplingCreateMessage: 'sampling/createMessage',
   ElicitationCreate: 'elicitation/create',
   RootsList: 'roots/list',
+  // The stateless revision (2026-07-28).
+  ServerDiscover: 'server/discover',
+  SubscriptionsListen: 'subscriptions/listen',
 } as const;
 
 export const Notification = {
@@ -30,4 +33,5 @@ export const Notification = {
   PromptsListChanged: 'notifications/prompts/list_changed',
   RootsListChanged: 'notifications/roots/list_changed',
   ElicitationComplete: 'notifications/elicitation/complete',
+  SubscriptionsAcknowledged: 'notifications/subscriptions/acknowledged',
 } as const;

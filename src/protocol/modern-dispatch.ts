@@ -4,26 +4,26 @@
 // answers (carried back in a signed requestState).
 
 import type { RequestContext as ConnectionRequestContext } from '../jsonrpc/connection.js';
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams, ToolInputError } from './errors.js';
 import { passesLevel } from './logging.js';
 import { Method, Notification } from './methods.js';
-import {
-  encodeModernError,
-  encodeModernResult,
-  InputRequired,
-  MODERN_VERSIONS,
-  ModernErrorCode,
-  readEnvelope,
-  requestState,
-} from './modern.js';
 import { buildContext } from './request-context.js';
 import type { ServerSession } from './server-session.js';
+import {
+  encodeStatelessError,
+  encodeStatelessResult,
+  InputRequired,
+  readEnvelope,
+  requestState,
+  STATELESS_VERSIONS,
+} from './stateless.js';
 import { HANDSHAKE_VERSIONS } from './versions.js';
 
 const INPUT_KEYS = new Set(['inputResponses', 'requestState']);
 
-export async function dispatchModern(
+export async function dispatchStateless(
   session: ServerSession,
   method: string,
   params: Record<string, unknown>,
@@ -69,7 +69,7 @@ export async function dispatchModern(
       },
       missingCapability: (capability, askMethod) =>
         new JsonRpcError(
-          ModernErrorCode.MissingRequiredClientCapability,
+          ErrorCode.MissingRequiredClientCapability,
           `"${askMethod}" needs the client capability "${capability}", which this request does not declare`,
           { requiredCapabilities: { [capability.split('.')[0]!]: {} } },
         ),
@@ -79,7 +79,7 @@ export async function dispatchModern(
       result = await handler(withoutInputKeys(params), context, session);
     } catch (error) {
       if (error instanceof InputRequired) {
-        return encodeModernResult(
+        return encodeStatelessResult(
           method,
           {
             resultType: 'input_required',
@@ -93,20 +93,20 @@ export async function dispatchModern(
       if (!(error instanceof ToolInputError)) throw error;
       result = { content: [{ type: 'text', text: error.message }], isError: true };
     }
-    return encodeModernResult(method, result, server.info, session.cacheHints);
+    return encodeStatelessResult(method, result, server.info, session.cacheHints);
   } catch (error) {
-    throw encodeModernError(error);
+    throw encodeStatelessError(error);
   }
 }
 
 function discover(session: ServerSession): Record<string, unknown> {
   const server = session.server;
   const result: Record<string, unknown> = {
-    supportedVersions: [...MODERN_VERSIONS, ...[...HANDSHAKE_VERSIONS].reverse()],
+    supportedVersions: [...STATELESS_VERSIONS, ...[...HANDSHAKE_VERSIONS].reverse()],
     capabilities: server.capabilities(),
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
-  return encodeModernResult('server/discover', result, server.info, session.cacheHints);
+  return encodeStatelessResult('server/discover', result, server.info, session.cacheHints);
 }
 
 function inputResponsesOf(params: Record<string, unknown>): Record<string, unknown> {

@@ -8,17 +8,18 @@ import {
   type ConnectionProblem,
   type RequestContext as ConnectionRequestContext,
 } from '../jsonrpc/connection.js';
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
-import type { Transport } from '../transport/transport.js';
+import type { Transport } from '../jsonrpc/transport.js';
 import { codecFor, type RevisionCodec } from './codec.js';
 import type { AskOptions } from './context.js';
 import { invalidParams, ToolInputError } from './errors.js';
 import { isLoggingLevel, passesLevel } from './logging.js';
 import { Method, Notification } from './methods.js';
-import { type CacheHints, isModernRequest, MetaKey } from './modern.js';
-import { dispatchModern } from './modern-dispatch.js';
+import { dispatchStateless } from './modern-dispatch.js';
 import { buildContext, type ContextSource, legacyMissingCapability } from './request-context.js';
+import { type CacheHints, isStatelessRequest, MetaKey } from './stateless.js';
 import type {
   ClientCapabilities,
   Implementation,
@@ -259,7 +260,8 @@ export class ServerSession {
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
       throw invalidParams(`Invalid params: "${method}" takes an object`);
     }
-    if (isModernRequest(params)) return dispatchModern(this, method, params as Record<string, unknown>, ctx);
+    if (isStatelessRequest(params))
+      return dispatchStateless(this, method, params as Record<string, unknown>, ctx);
     if (method === Method.Initialize) return this.initialize(params);
     if (method === Method.LoggingSetLevel) return this.setLevel(params);
     return this.dispatchLegacy(method, (params ?? {}) as Record<string, unknown>, ctx);

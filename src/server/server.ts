@@ -2,10 +2,11 @@
 // serve many sessions at once (one per connection); capabilities are derived from what is registered.
 
 import type { ConnectionProblem } from '../jsonrpc/connection.js';
+import type { Transport } from '../jsonrpc/transport.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import type { ParamHeader } from '../protocol/http/param-headers.js';
 import { Method } from '../protocol/methods.js';
-import type { CacheHints } from '../protocol/modern.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
 import {
   type ListKind,
@@ -13,6 +14,7 @@ import {
   type ServerRequestHandler,
   ServerSession,
 } from '../protocol/server-session.js';
+import type { CacheHints } from '../protocol/stateless.js';
 import type {
   CompleteResult,
   Implementation,
@@ -20,10 +22,9 @@ import type {
   Resource,
   ServerCapabilities,
 } from '../protocol/types.js';
-import type { HttpListener, ListenOptions } from '../transport/http/listen.js';
-import type { ParamHeader } from '../transport/http/param-headers.js';
+import type { HttpListener } from '../transport/http/listen.js';
 import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
-import type { Transport } from '../transport/transport.js';
+import type { ListenOptions } from './http.js';
 import {
   checkPromptArguments,
   definePrompt,
@@ -157,8 +158,8 @@ export class McpServer implements ServerDefinition {
 
   /** Serves any number of clients over Streamable HTTP (127.0.0.1 and a free port unless told otherwise). */
   async serveHttp(options?: ListenOptions): Promise<HttpListener> {
-    const { listenHttp } = await import('../transport/http/listen.js');
-    const { paramHeadersOf } = await import('../transport/http/param-headers.js');
+    const { listenHttp } = await import('./http.js');
+    const { paramHeadersOf } = await import('../protocol/http/param-headers.js');
     // Each tool's x-mcp-header marks, read once per inputSchema, for checking stateless tools/call headers.
     const marks = new WeakMap<object, ParamHeader[]>();
     const paramHeaders = (name: string) => {

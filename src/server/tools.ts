@@ -3,7 +3,7 @@
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, ToolInputError } from '../protocol/errors.js';
-import { InputRequired } from '../protocol/modern.js';
+import { InputRequired } from '../protocol/stateless.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
 import {
   type PreparedSchema,

@@ -5,10 +5,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { CloseReason } from '../jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
+import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
 import { defaultEnvironment } from './platform/environment.js';
 import { killTree, spawnAsGroupLeader, trackTree } from './platform/process-tree.js';
 import { StreamTransport, type StreamTransportOptions } from './stream.js';
-import type { Transport, TransportHandlers } from './transport.js';
 
 export interface ChildProcessTransportOptions extends StreamTransportOptions {
   command: string;

@@ -3,7 +3,7 @@
 
 import type { CloseReason } from '../jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
 
 export class InMemoryTransport implements Transport {
   peer: InMemoryTransport | undefined;

@@ -10,7 +10,7 @@ import { type ByteSink, FrameWriter } from './framing/writer.js';
 
 export type { ByteSink };
 
-import type { Transport, TransportHandlers } from './transport.js';
+import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
 
 export interface StreamTransportOptions {
   /** Largest frame accepted, in bytes (256 MiB). A larger one is skipped and answered with an error. */

@@ -2,7 +2,7 @@
 // logging, and for tests that inspect traffic.
 
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
-import type { Transport, TransportHandlers } from './transport.js';
+import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
 
 export interface TapObserver {
   sent?(payload: JsonRpcPayload): void;

@@ -55,7 +55,7 @@ describe('McpClient cancellation', () => {
     await client.close();
   });
 
-  for (const era of ['handshake', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     it(`${era}: the tool's signal at the server aborts, and the server never answers`, async () => {
       const server = new McpServer({ name: 'stoppable', version: '1.0.0' });
       let started!: () => void;

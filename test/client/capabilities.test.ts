@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
-import { MetaKey } from '../../src/protocol/modern.js';
+import { MetaKey } from '../../src/protocol/stateless.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { CLIENT_INFO, connectToFake, FakeServer } from './fake-server.js';
 

@@ -162,7 +162,7 @@ describe('McpClient elicitation, URL mode', () => {
       },
     });
     await client.connect(clientSide);
-    assert.equal(client.era, 'modern');
+    assert.equal(client.era, 'stateless');
     const error = await rejection(client.callTool('sign_in'));
     assert.match(error.message, /URL mode/i);
     assert.deepEqual(asked, []);

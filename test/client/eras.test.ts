@@ -8,7 +8,7 @@ import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { exampleServer } from '../support/modern-server.js';
+import { exampleServer } from '../support/stateless-server.js';
 
 const callbacks: Partial<McpClientOptions> = {
   onElicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }),
@@ -56,7 +56,7 @@ function legacyServer(answerDiscover: 'error' | 'never'): {
 describe('McpClient eras', () => {
   it('speaks 2026-07-28 to a server that answers server/discover', async () => {
     const client = await clientFor();
-    assert.equal(client.era, 'modern');
+    assert.equal(client.era, 'stateless');
     assert.equal(client.protocolVersion, '2026-07-28');
     assert.deepEqual(client.serverInfo, { name: 'examples', version: '1.0.0' });
     assert.equal(client.instructions, 'Weather and code review.');
@@ -128,18 +128,18 @@ describe('McpClient eras', () => {
     server.start();
     const client = new McpClient({ name: 't', version: '1' });
     await client.connect(clientSide);
-    assert.equal(client.era, 'modern');
+    assert.equal(client.era, 'stateless');
     assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'plain' }]);
   });
 
   it('gets either resource-not-found code, by era', async () => {
-    for (const era of ['modern', 'handshake'] as const) {
+    for (const era of ['stateless', 'handshake'] as const) {
       const client = await clientFor({ era });
       const error = await client.readResource('file:///missing').then(
         () => assert.fail('expected an error'),
         (e: unknown) => e as JsonRpcError,
       );
-      assert.equal(error.code, era === 'modern' ? -32602 : -32002);
+      assert.equal(error.code, era === 'stateless' ? -32602 : -32002);
       assert.deepEqual(error.data, { uri: 'file:///missing' });
       await client.close();
     }

@@ -33,7 +33,7 @@ const toolLists = (wire: Parameters<typeof sentRequests>[0]) =>
   sentRequests(wire).filter((r) => r.method === 'tools/list').length;
 
 describe('McpClient cacheLists', () => {
-  for (const era of ['handshake', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     it(`${era}: one fetch serves every caller, and a change fetches once more and reports the fresh list`, async () => {
       const mcp = server();
       const watch = watcher();
@@ -50,7 +50,7 @@ describe('McpClient cacheLists', () => {
         },
       });
       // In the stateless era, changes come on the listen stream: it must be open before the change.
-      if (era === 'modern') await listening;
+      if (era === 'stateless') await listening;
       const [a, b] = await Promise.all([client.listAllTools(), client.listAllTools()]);
       assert.deepEqual(
         a.map((t) => t.name),

@@ -98,7 +98,7 @@ describe('McpClient list changes', () => {
       acknowledged = resolve;
     });
     const { client, wire } = await connectToServer(server, {
-      era: 'modern',
+      era: 'stateless',
       onListChanged: watch.onListChanged,
       onNotification: (method) => {
         if (method === 'notifications/subscriptions/acknowledged') acknowledged();
@@ -121,7 +121,7 @@ describe('McpClient list changes', () => {
   });
 
   it('stateless: opens no listen stream without onListChanged', async () => {
-    const { client, wire } = await connectToServer(emptyServer(), { era: 'modern' });
+    const { client, wire } = await connectToServer(emptyServer(), { era: 'stateless' });
     await client.ping();
     assert.deepEqual(
       (wire.sent as Message[]).map((m) => m.method),

@@ -66,7 +66,7 @@ describe('McpClient logging', () => {
   it('stateless: sends the level with each request once set, and gets the messages at that level', async () => {
     const logs: LoggingMessageNotificationParams[] = [];
     const { client, wire } = await connectToServer(chattyServer(), {
-      era: 'modern',
+      era: 'stateless',
       onLog: (m) => logs.push(m),
     });
     await client.callTool('work');

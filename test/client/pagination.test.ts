@@ -39,7 +39,7 @@ const HELPERS = [
 ];
 
 describe('McpClient pagination helpers', () => {
-  for (const era of ['handshake', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     for (const helper of HELPERS) {
       it(`${era}: follows ${helper.method} to the last page`, async () => {
         const { client, wire } = await connectToServer(catalogue(COUNT, PAGE), { era });

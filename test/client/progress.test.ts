@@ -24,7 +24,7 @@ function steppingServer(): McpServer {
 }
 
 describe('McpClient progress', () => {
-  for (const era of ['handshake', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     it(`${era}: reports each step to onProgress, before the result`, async () => {
       const { client, wire } = await connectToServer(steppingServer(), { era });
       const updates: Progress[] = [];

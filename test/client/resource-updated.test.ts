@@ -29,7 +29,7 @@ function updates() {
 }
 
 describe('McpClient resource updates', () => {
-  for (const era of ['handshake', 'modern'] as const) {
+  for (const era of ['handshake', 'stateless'] as const) {
     it(`${era}: told about a subscribed resource, not about others, and no more after unsubscribing`, async () => {
       const server = notesServer();
       const watch = updates();
@@ -52,7 +52,7 @@ describe('McpClient resource updates', () => {
         },
       });
       await client.subscribeResource('memo://a');
-      if (era === 'modern') await listening;
+      if (era === 'stateless') await listening;
       assert.deepEqual(subscribed, ['memo://a'], 'the server knows of the subscription');
 
       const update = watch.next();

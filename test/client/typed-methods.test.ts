@@ -206,8 +206,8 @@ describe('McpClient typed methods, handshake era', () => {
 
 describe('McpClient typed methods, stateless era', () => {
   it('returns what the handshake era returns, for every method', async () => {
-    const modern = await connectToServer(catalogue(2), { era: 'modern' });
-    assert.equal(modern.client.era, 'modern');
+    const modern = await connectToServer(catalogue(2), { era: 'stateless' });
+    assert.equal(modern.client.era, 'stateless');
     for (const c of CASES) (c.modernCheck ?? c.check)(await c.call(modern.client));
     await modern.client.close();
   });

@@ -11,12 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
-import {
-  type CloseReason,
-  ConnectionClosedError,
-  ErrorCode,
-  JsonRpcError,
-} from '../../src/jsonrpc/errors.js';
+import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
+import { type CloseReason, ConnectionClosedError, JsonRpcError } from '../../src/jsonrpc/errors.js';
 import {
   ChildProcessTransport,
   type ChildProcessTransportOptions,

@@ -25,12 +25,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpClient, type McpClientOptions, UnsupportedVersionError } from '../../src/client/client.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
+import type { Transport } from '../../src/jsonrpc/transport.js';
 import type { LoggingMessageNotificationParams } from '../../src/protocol/types.js';
 import { McpServer } from '../../src/server/server.js';
 import { ChildProcessTransport } from '../../src/transport/child-process.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
-import type { Transport } from '../../src/transport/transport.js';
 import { createServer as createV1Server } from '../fixtures/interop/sdk-v1-server.mjs';
 import {
   Events,
@@ -219,9 +219,9 @@ describe('mcpwire McpClient with an SDK v1 server over stdio', () => {
   });
 });
 
-describe("mcpwire McpClient with era: 'modern' and an SDK v1 server", () => {
+describe("mcpwire McpClient with era: 'stateless' and an SDK v1 server", () => {
   it('refuses to fall back, and ends the server process', async () => {
-    const client = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era: 'modern' });
+    const client = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era: 'stateless' });
     const transport = new ChildProcessTransport({ command: process.execPath, args: [V1_FIXTURE] });
     await assert.rejects(client.connect(transport, { timeout: 20_000 }), UnsupportedVersionError);
     assert.ok(client.closed, 'the connection is closed');

@@ -556,10 +556,10 @@ describe('the SDK v2 Client with an mcpwire McpServer in this process', () => {
 // ---- mcpwire's client against an SDK v2 server ----
 
 describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () => {
-  const cases: Array<{ era: 'handshake' | 'modern' | 'auto'; expected: 'handshake' | 'modern' }> = [
+  const cases: Array<{ era: 'handshake' | 'stateless' | 'auto'; expected: 'handshake' | 'stateless' }> = [
     { era: 'handshake', expected: 'handshake' },
-    { era: 'modern', expected: 'modern' },
-    { era: 'auto', expected: 'modern' },
+    { era: 'stateless', expected: 'stateless' },
+    { era: 'auto', expected: 'stateless' },
   ];
 
   for (const { era, expected } of cases) {
@@ -603,13 +603,13 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
         await client?.close();
       });
 
-      it(`talks ${expected === 'modern' ? MODERN : HANDSHAKE}`, () => {
+      it(`talks ${expected === 'stateless' ? MODERN : HANDSHAKE}`, () => {
         assert.equal(client.era, expected);
-        assert.equal(client.protocolVersion, expected === 'modern' ? MODERN : HANDSHAKE);
+        assert.equal(client.protocolVersion, expected === 'stateless' ? MODERN : HANDSHAKE);
         assert.deepEqual(client.serverInfo, { name: 'sdk-v2-fixture', version: '2.4.0' });
         assert.equal(client.instructions, 'An SDK v2 fixture for mcpwire interop tests.');
         assert.deepEqual(requestMethods(wire.sent).slice(0, 1), [
-          expected === 'modern' ? 'server/discover' : 'initialize',
+          expected === 'stateless' ? 'server/discover' : 'initialize',
         ]);
       });
 
@@ -628,7 +628,7 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
         assert.equal(elicited.length, 1);
         assert.equal(elicited[0]?.message, 'Your name?');
         const serverRequests = requestMethods(wire.received);
-        if (expected === 'modern') {
+        if (expected === 'stateless') {
           // An input_required result, then the same call again with the answer and the echoed state.
           assert.deepEqual(serverRequests, []);
           const calls = (wire.sent as Message[]).filter(
@@ -654,7 +654,7 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
         // era server sends everything.
         assert.deepEqual(
           logs.map((l) => l.data),
-          expected === 'modern' ? [] : ['debug: counting to 1', 'counting to 1'],
+          expected === 'stateless' ? [] : ['debug: counting to 1', 'counting to 1'],
         );
         logs.length = 0;
         await client.setLoggingLevel('info');
@@ -670,7 +670,7 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
           [['info', 'counting to 3']],
         );
         const countCall = (wire.sent as Message[]).findLast((m) => m.method === 'tools/call');
-        if (expected === 'modern') {
+        if (expected === 'stateless') {
           assert.equal(countCall?.params?._meta?.['io.modelcontextprotocol/logLevel'], 'info');
           assert.ok(!requestMethods(wire.sent).includes('logging/setLevel'));
         } else {
@@ -703,9 +703,9 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
 
       it('pings (server/discover in the modern era, which has no ping)', async () => {
         const pong = await client.ping();
-        if (expected === 'modern') assert.ok((pong as Record<string, unknown>).supportedVersions);
+        if (expected === 'stateless') assert.ok((pong as Record<string, unknown>).supportedVersions);
         else assert.deepEqual(pong, {});
-        assert.equal(requestMethods(wire.sent).at(-1), expected === 'modern' ? 'server/discover' : 'ping');
+        assert.equal(requestMethods(wire.sent).at(-1), expected === 'stateless' ? 'server/discover' : 'ping');
       });
 
       it('is told when the tool list changes', async () => {
@@ -715,7 +715,7 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
         const notice = (wire.received as Message[]).find(
           (m) => m.method === 'notifications/tools/list_changed',
         );
-        if (expected === 'modern') {
+        if (expected === 'stateless') {
           // Only on the subscriptions/listen stream the client opened at connect, marked with its id.
           const listen = (wire.sent as Message[]).find((m) => m.method === 'subscriptions/listen');
           assert.deepEqual(listen?.params?.notifications, {
@@ -731,9 +731,9 @@ describe('mcpwire McpClient with an SDK v2 server (serveStdio) over stdio', () =
       });
 
       it('sent only messages valid under the schema of the revision in use', async () => {
-        const revision = expected === 'modern' ? MODERN : HANDSHAKE;
+        const revision = expected === 'stateless' ? MODERN : HANDSHAKE;
         assert.deepEqual(await schemaProblems(revision, wire), []);
-        if (expected === 'modern') {
+        if (expected === 'stateless') {
           for (const message of wire.sent as Message[]) {
             if (message.method === undefined) continue;
             for (const key of ENVELOPE_KEYS)
@@ -850,8 +850,8 @@ describe('over Streamable HTTP, in both eras', () => {
       }
     });
 
-    it("era 'modern' and era 'handshake' both work against the same endpoint", async () => {
-      for (const era of ['modern', 'handshake'] as const) {
+    it("era 'stateless' and era 'handshake' both work against the same endpoint", async () => {
+      for (const era of ['stateless', 'handshake'] as const) {
         const client = new McpClient({ name: 'mcpwire-peers', version: '1.0.0', era });
         try {
           await client.connect(new HttpClientTransport(url), { timeout: 20_000 });

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ErrorCode } from '../../src/jsonrpc/errors.js';
+import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { connect, deferred, drain, type Harness, isResponse, type ResponseMessage } from './harness.js';
 
 function byId(responses: unknown): Map<unknown, ResponseMessage> {

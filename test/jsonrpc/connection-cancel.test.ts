@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CANCELLED_NOTIFICATION, Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
+import { abortCancellation, CANCELLED_NOTIFICATION } from '../../src/jsonrpc/cancellation.js';
+import { Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import { RequestCancelledError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { connect, deferred, drain } from './harness.js';
@@ -238,5 +239,47 @@ describe('connection cancel: end to end between two connections', () => {
     assert.notEqual(idOf('slow'), idOf('ping'));
     assert.deepEqual(problems, []);
     await client.close();
+  });
+});
+
+describe('connection cancel: the strategy', () => {
+  it('abortCancellation aborts the signal the request was sent with, and sends no notification', async () => {
+    const { connection, peer } = connect({ cancellation: abortCancellation });
+    const controller = new AbortController();
+    const request = connection.request(
+      'slow',
+      {},
+      { signal: controller.signal, transport: { standalone: true } },
+    );
+    const sent = peer.sendOptions[0];
+    assert.equal(sent?.standalone, true, 'the transport options reach the transport');
+    assert.equal(sent?.signal?.aborted, false);
+    controller.abort(new Error('stop'));
+    await assert.rejects(request, RequestCancelledError);
+    assert.equal(sent?.signal?.aborted, true, 'cancelling aborts the signal of the request’s own exchange');
+    assert.deepEqual(peer.notifications(CANCELLED_NOTIFICATION), []);
+  });
+
+  it('a request may choose its own strategy over the connection’s', async () => {
+    const { connection, peer } = connect();
+    const controller = new AbortController();
+    const aborted = connection.request(
+      'a',
+      {},
+      { signal: controller.signal, cancellation: abortCancellation },
+    );
+    const notified = connection.request('b', {}, { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(aborted, RequestCancelledError);
+    await assert.rejects(notified, RequestCancelledError);
+    const ids = peer
+      .notifications(CANCELLED_NOTIFICATION)
+      .map((n) => (n.params as { requestId: unknown }).requestId);
+    assert.deepEqual(
+      ids,
+      [peer.messages()[1]?.id],
+      'only the request without a strategy of its own is notified',
+    );
+    assert.equal(peer.sendOptions[0]?.signal?.aborted, true);
   });
 });

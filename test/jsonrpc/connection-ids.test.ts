@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Connection } from '../../src/jsonrpc/connection.js';
-import { ErrorCode } from '../../src/jsonrpc/errors.js';
+import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { connect, deferred, drain, settled } from './harness.js';
 

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Connection } from '../../src/jsonrpc/connection.js';
-import { ErrorCode } from '../../src/jsonrpc/errors.js';
+import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { StreamTransport } from '../../src/transport/stream.js';
 import { connect, deferred, isResponse } from './harness.js';
 

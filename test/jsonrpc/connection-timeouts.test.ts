@@ -6,7 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CANCELLED_NOTIFICATION, PROGRESS_NOTIFICATION } from '../../src/jsonrpc/connection.js';
+import { CANCELLED_NOTIFICATION } from '../../src/jsonrpc/cancellation.js';
+import { PROGRESS_NOTIFICATION } from '../../src/jsonrpc/connection.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { connect, drain, type FakePeer, settled } from './harness.js';

@@ -5,7 +5,7 @@
 import { Connection, type ConnectionOptions, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import type { CloseReason } from '../../src/jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../../src/jsonrpc/messages.js';
-import type { FrameError, SendOptions, Transport, TransportHandlers } from '../../src/transport/transport.js';
+import type { FrameError, SendOptions, Transport, TransportHandlers } from '../../src/jsonrpc/transport.js';
 
 // Kept before any test can install mock timers: the helpers' own bounds always run on real time.
 const realSetTimeout = globalThis.setTimeout;

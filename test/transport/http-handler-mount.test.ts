@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createHttpHandler, type HttpHandler } from '../../src/transport/http/server-handler.js';
+import { createHttpHandler } from '../../src/server/http.js';
+import type { HttpHandler } from '../../src/transport/http/server-handler.js';
 import { EventReader, expectJsonRpcError, openSession, post, testServer } from '../fixtures/http/helpers.js';
 
 describe('the handler mounted in a server of our own', { timeout: 10_000 }, () => {

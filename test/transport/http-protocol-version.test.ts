@@ -47,8 +47,8 @@ describe('the MCP-Protocol-Version header', { timeout: 10_000 }, () => {
     assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 4, result: {} });
   });
 
-  it('takes its list of versions from supportedVersions', async () => {
-    const narrow = await listen({ jsonResponse: true, supportedVersions: ['2025-11-25'] });
+  it('takes its list of versions from sessionVersions', async () => {
+    const narrow = await listen({ jsonResponse: true, sessionVersions: ['2025-11-25'] });
     try {
       const s = await openSession(narrow.listener.url);
       const old = { ...s.headers, 'MCP-Protocol-Version': '2025-06-18' };

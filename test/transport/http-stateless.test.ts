@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
-import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
-import type { HttpListener } from '../../src/transport/http/listen.js';
-import { paramHeadersOf } from '../../src/transport/http/param-headers.js';
 import {
   decodeHeaderValue,
   encodeHeaderValue,
   requestMetadataHeaders,
-} from '../../src/transport/http/request-metadata.js';
+} from '../../src/protocol/http/metadata-headers.js';
+import { paramHeadersOf } from '../../src/protocol/http/param-headers.js';
+import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
+import type { HttpListener } from '../../src/transport/http/listen.js';
 import { EventReader, Gate, listen, post, type TestServer } from '../fixtures/http/helpers.js';
 
 const MODERN = '2026-07-28';
@@ -222,7 +222,7 @@ describe('Streamable HTTP, stateless revision: the McpClient', () => {
     const client = new McpClient({ name: 'http-stateless-tests', version: '1.0.0' });
     await client.connect(new HttpClientTransport(test.listener.url));
     try {
-      assert.equal(client.era, 'modern');
+      assert.equal(client.era, 'stateless');
       const echoed = await client.callTool('echo', { text: 'über' });
       assert.deepEqual(echoed.content, [{ type: 'text', text: 'über' }]);
       test.gate.current = new Gate();
@@ -247,7 +247,7 @@ describe('Streamable HTTP, stateless revision: the McpClient', () => {
       await aborted.opened;
       return { content: [] };
     });
-    const client = new McpClient({ name: 'http-stateless-tests', version: '1.0.0', era: 'modern' });
+    const client = new McpClient({ name: 'http-stateless-tests', version: '1.0.0', era: 'stateless' });
     await client.connect(new HttpClientTransport(test.listener.url));
     try {
       const controller = new AbortController();
@@ -378,8 +378,13 @@ describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
 
     it('McpClient: mirrors the parameters, lists the tools itself when refused for them, and leaves out a tool with invalid marks', async () => {
       const warnings: string[] = [];
-      const client = new McpClient({ name: 'http-stateless-tests', version: '1.0.0', era: 'modern' });
-      await client.connect(new HttpClientTransport(url(), { onWarning: (w) => warnings.push(w) }));
+      const client = new McpClient({
+        name: 'http-stateless-tests',
+        version: '1.0.0',
+        era: 'stateless',
+        onWarning: (w) => warnings.push(w),
+      });
+      await client.connect(new HttpClientTransport(url()));
       try {
         // Not listed yet: the first POST lacks the headers, is refused, and is retried after a tools/list.
         const first = await client.callTool('sql', { region: 'eu-west1', limit: 5, query: 'SELECT 1' });

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CloseReason } from '../../src/jsonrpc/errors.js';
 import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
+import type { TransportHandlers } from '../../src/jsonrpc/transport.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import type { TransportHandlers } from '../../src/transport/transport.js';
 
 interface Side {
   handlers: TransportHandlers;

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { CloseReason } from '../../src/jsonrpc/errors.js';
+import type { FrameError, TransportHandlers } from '../../src/jsonrpc/transport.js';
 import { encodeFrame } from '../../src/transport/framing/writer.js';
 import { StreamTransport, type StreamTransportOptions } from '../../src/transport/stream.js';
-import type { FrameError, TransportHandlers } from '../../src/transport/transport.js';
 
 /** Records what the transport reports and lets a test wait until a condition holds. */
 class Recorder implements TransportHandlers {

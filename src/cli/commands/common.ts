@@ -3,6 +3,7 @@
 
 import { parseArgs } from 'node:util';
 import { RoutingError } from '../../host/host.js';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
 import { packageVersion } from '../main.js';
 import { splitAtDoubleDash } from '../options.js';
@@ -118,7 +119,9 @@ export function report(error: unknown): number {
       `the server answered with error ${error.code}: ${error.message}`,
       error.data === undefined ? undefined : `data: ${JSON.stringify(error.data)}`,
     );
-    return error.code === -32602 || error.code === -32601 || error.code === -32002
+    return error.code === ErrorCode.InvalidParams ||
+      error.code === ErrorCode.MethodNotFound ||
+      error.code === ErrorCode.ResourceNotFound
       ? ExitCode.Usage
       : ExitCode.ServerFailed;
   }

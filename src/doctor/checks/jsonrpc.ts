@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 behaviour: error codes, notifications, ids, pipelining.
 
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { type Check, ensure, errorOf, fail, skip, stillAlive } from '../check.js';
 
 const JSONRPC = 'JSON-RPC 2.0';
@@ -15,7 +16,7 @@ export const jsonRpcChecks: Check[] = [
       peer.write('{"jsonrpc": "2.0", "id": 1, "method": "ping", oops}\n');
       const response = await peer.response(null, 'a -32700 response with id null');
       const error = errorOf(response, 'a parse error');
-      ensure(error.code === -32700, `the code is ${error.code}, not -32700`);
+      ensure(error.code === ErrorCode.ParseError, `the code is ${error.code}, not -32700`);
       await stillAlive(peer);
       return undefined;
     },
@@ -39,7 +40,7 @@ export const jsonRpcChecks: Check[] = [
         'a response to an invalid request',
       );
       const error = errorOf(response, 'an invalid-request error');
-      ensure(error.code === -32600, `the code is ${error.code}, not -32600`);
+      ensure(error.code === ErrorCode.InvalidRequest, `the code is ${error.code}, not -32600`);
       await stillAlive(peer);
       return undefined;
     },
@@ -61,7 +62,10 @@ export const jsonRpcChecks: Check[] = [
       else return skip('the server declares no capability with a method to send bad params to');
       const response = await peer.request(method, params);
       const error = errorOf(response, `-32602 for ${method} ${JSON.stringify(params)}`);
-      ensure(error.code === -32602, `${method} ${JSON.stringify(params)} got code ${error.code}, not -32602`);
+      ensure(
+        error.code === ErrorCode.InvalidParams,
+        `${method} ${JSON.stringify(params)} got code ${error.code}, not -32602`,
+      );
       return undefined;
     },
   },
@@ -73,7 +77,7 @@ export const jsonRpcChecks: Check[] = [
     async run(peer) {
       await peer.initialize();
       const error = errorOf(await peer.request('mcpwire/no-such-method', {}), 'a method-not-found error');
-      ensure(error.code === -32601, `the code is ${error.code}, not -32601`);
+      ensure(error.code === ErrorCode.MethodNotFound, `the code is ${error.code}, not -32601`);
       return undefined;
     },
   },

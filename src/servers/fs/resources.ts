@@ -7,6 +7,7 @@ import { type Dirent, type FSWatcher, realpathSync, watch } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../../protocol/errors.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
@@ -63,7 +64,11 @@ async function readFileResource(
   try {
     checkFits(uri, info.size, asText ? info.size : Math.ceil(info.size / 3) * 4, maxMessageSize);
   } catch (error) {
-    throw new JsonRpcError(-32603, (error as Error).message, { uri, size: info.size, maxMessageSize });
+    throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, {
+      uri,
+      size: info.size,
+      maxMessageSize,
+    });
   }
   const bytes = await readFile(filePath);
   // Unknown types are sent as text when they are valid UTF-8, as a base64 blob otherwise.

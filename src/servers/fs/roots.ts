@@ -7,7 +7,7 @@ import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestContext } from '../../protocol/context.js';
-import { InputRequired } from '../../protocol/modern.js';
+import { InputRequired } from '../../protocol/stateless.js';
 
 /** A path the server refuses; the message names the allowed directories. */
 export class AccessDeniedError extends Error {

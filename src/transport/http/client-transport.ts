@@ -1,46 +1,42 @@
 // The client side of Streamable HTTP: each message is POSTed; the answer comes as JSON or as an SSE
-// stream. A request of the stateless revision (2026-07-28) carries its metadata headers and no session. The session id from the initialize response and the negotiated protocol version go on every
-// later request. A GET stream carries what the server sends on its own. A stream that breaks before its
-// responses arrived is resumed with Last-Event-ID after the server's `retry` delay.
+// stream. The session id the server gives goes on every later request, and once told the negotiated
+// protocol version (setProtocolVersion), so does MCP-Protocol-Version; a GET stream then carries what the
+// server sends on its own. A message sent `standalone` goes on a POST of its own with its own headers and
+// no session (the stateless revision's requests), and aborting its signal closes that POST, which is how
+// such a request is cancelled. A stream that breaks before its responses arrived is resumed with
+// Last-Event-ID after the server's `retry` delay. What the messages mean is the client's business: this
+// transport never reads a method name.
 
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
-import {
-  classify,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcPayload,
-} from '../../jsonrpc/messages.js';
-import type { Transport, TransportHandlers } from '../transport.js';
-import { type ParamHeader, paramHeaders, paramHeadersOf } from './param-headers.js';
-import { requestMetadataHeaders, statelessVersionOf } from './request-metadata.js';
+import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
+import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { SseParser } from './sse.js';
 
 export interface HttpClientTransportOptions {
   /** Extra headers on every request (Authorization, say). */
   headers?: Record<string, string>;
-  /** Open a GET stream for server-initiated messages after the handshake (true). */
+  /** Open a GET stream for server-initiated messages once the session has its protocol version (true). */
   openStream?: boolean;
   /** Attempts to resume a broken stream before its requests fail (5), and the delay when the server gives none. */
   maxReconnects?: number;
   reconnectDelay?: number;
-  /** Told about tools left out of a stateless tools/list for invalid x-mcp-header marks. */
-  onWarning?: (message: string) => void;
 }
 
+const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
 export class HttpClientTransport implements Transport {
+  /** A standalone message gets a POST of its own, which closing cancels. */
+  readonly streamPerRequest = true;
   private handlers: TransportHandlers | undefined;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private readonly outgoingMethods = new Map<JsonRpcId, string>();
   private readonly controllers = new Set<AbortController>();
-  /** Stateless requests in flight, by id: aborting one's POST is how it is cancelled. */
-  private readonly statelessRequests = new Map<JsonRpcId, AbortController>();
-  /** Each listed tool's parameters that travel as Mcp-Param-* headers (from stateless tools/list). */
-  private readonly toolParams = new Map<string, ParamHeader[]>();
-  private privateIds = 0;
   private closeReason: CloseReason | undefined;
   /** Set as close() starts: no stream is resumed from then on. */
   private closing = false;
+  /** The GET stream opens after the first session message sent once the version is known. */
+  private streamDue = false;
   private streamOpened = false;
 
   constructor(
@@ -52,21 +48,34 @@ export class HttpClientTransport implements Transport {
     this.handlers = handlers;
   }
 
-  send(payload: JsonRpcPayload): void {
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.streamDue = true;
+  }
+
+  send(payload: JsonRpcPayload, options?: SendOptions): void {
     if (this.closeReason) return;
-    if (!Array.isArray(payload) && this.sendStateless(payload)) return;
-    const items = Array.isArray(payload) ? payload : [payload];
     const requestIds: JsonRpcId[] = [];
-    for (const item of items) {
+    for (const item of Array.isArray(payload) ? payload : [payload]) {
       const c = classify(item);
-      if (c.kind === 'request') {
-        requestIds.push(c.message.id);
-        this.outgoingMethods.set(c.message.id, c.message.method);
-      }
-      if (c.kind === 'notification' && c.message.method === 'notifications/initialized')
-        void this.openServerStream();
+      if (c.kind === 'request') requestIds.push(c.message.id);
     }
-    void this.post(payload, requestIds);
+    if (options?.standalone && !Array.isArray(payload)) {
+      if (options.signal?.aborted) return;
+      void this.post(
+        payload,
+        requestIds,
+        { ...this.options.headers, ...ACCEPT, ...options.headers },
+        options,
+      );
+      return;
+    }
+    const posted = this.post(payload, requestIds, this.headers({ ...ACCEPT, ...options?.headers }), options);
+    if (this.streamDue) {
+      // After the server took this message (notifications/initialized, in MCP's handshake), not before.
+      this.streamDue = false;
+      void posted.then(() => this.openServerStream());
+    }
   }
 
   flush(): Promise<void> {
@@ -90,75 +99,36 @@ export class HttpClientTransport implements Transport {
     return headers;
   }
 
-  /**
-   * The stateless revision (2026-07-28): a request that names its version in _meta goes on its own POST
-   * with the metadata headers and no session; cancelling it is closing its answer, not a notification.
-   * Returns false for anything else.
-   */
-  private sendStateless(message: JsonRpcMessage): boolean {
-    const c = classify(message);
-    if (c.kind === 'request' && statelessVersionOf(message) !== undefined) {
-      this.outgoingMethods.set(c.message.id, c.message.method);
-      const headers = requestMetadataHeaders(c.message);
-      if (c.message.method === 'tools/call') {
-        const params = c.message.params as { name?: unknown; arguments?: unknown } | undefined;
-        const marked = typeof params?.name === 'string' ? this.toolParams.get(params.name) : undefined;
-        if (marked) Object.assign(headers, paramHeaders(marked, params?.arguments));
-      }
-      void this.post(message, [c.message.id], headers);
-      return true;
-    }
-    if (c.kind === 'notification' && c.message.method === 'notifications/cancelled') {
-      const requestId = (c.message.params as { requestId?: JsonRpcId } | undefined)?.requestId;
-      const inFlight = requestId === undefined ? undefined : this.statelessRequests.get(requestId);
-      if (inFlight) {
-        inFlight.abort();
-        return true;
-      }
-    }
-    return false;
-  }
-
   private async post(
     payload: JsonRpcPayload,
     requestIds: JsonRpcId[],
-    /** Set for a stateless request: its own metadata headers instead of the session's. */
-    stateless?: Record<string, string>,
-    retried = false,
+    headers: Record<string, string>,
+    options: SendOptions | undefined,
   ): Promise<void> {
+    const standalone = options?.standalone === true;
     const controller = new AbortController();
     this.controllers.add(controller);
-    if (stateless) this.statelessRequests.set(requestIds[0]!, controller);
+    // The sender giving up on a standalone request closes its POST: the server takes that as cancellation.
+    const abandon = () => controller.abort();
+    options?.signal?.addEventListener('abort', abandon, { once: true });
     try {
-      const accept = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
       const response = await fetch(this.url, {
         method: 'POST',
-        headers: stateless ? { ...this.options.headers, ...accept, ...stateless } : this.headers(accept),
+        headers,
         body: JSON.stringify(payload),
         signal: controller.signal,
       });
-      const session = stateless ? null : response.headers.get('mcp-session-id');
+      const session = standalone ? null : response.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
       if (response.status === 202) return;
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
         const body = parseJson(text);
-        // A tools/call refused for its Mcp-Param-* headers: the tool's schema may be new or changed. As
-        // the revision advises, list the tools again and retry once with the headers they call for.
-        if (stateless && !retried && errorCodeOf(body) === -32020 && isToolCall(payload)) {
-          await this.learnToolParams(payload);
-          const marked = this.toolParams.get(payload.params.name);
-          if (marked) {
-            const headers = { ...stateless, ...paramHeaders(marked, payload.params.arguments) };
-            await this.post(payload, requestIds, headers, true);
-            return;
-          }
-        }
-        // A stateless server answers some errors with 400 or 404 and the JSON-RPC error as the body.
-        if (stateless && this.deliverErrorBody(body, requestIds[0]!)) return;
+        // A standalone exchange may answer an error with a 4xx status and the JSON-RPC error as the body.
+        if (standalone && this.deliverErrorBody(body, requestIds[0])) return;
         this.failRequests(requestIds, response.status, text, body);
-        if (response.status === 404 && this.sessionId)
+        if (response.status === 404 && this.sessionId && !standalone)
           this.finish({ message: 'the server ended the session (HTTP 404)' });
         return;
       }
@@ -171,51 +141,15 @@ export class HttpClientTransport implements Transport {
       if (!controller.signal.aborted) this.failRequests(requestIds, 0, (error as Error).message);
     } finally {
       this.controllers.delete(controller);
-      if (stateless) this.statelessRequests.delete(requestIds[0]!);
-    }
-  }
-
-  /** Lists the tools (every page) with the envelope of `call`, to learn their Mcp-Param-* parameters. */
-  private async learnToolParams(call: { params: { _meta?: unknown } }): Promise<void> {
-    let cursor: string | undefined;
-    for (let page = 0; page < 20; page++) {
-      const request = {
-        jsonrpc: '2.0' as const,
-        id: `mcpwire/tools-list/${++this.privateIds}`,
-        method: 'tools/list',
-        params: cursor === undefined ? { _meta: call.params._meta } : { cursor, _meta: call.params._meta },
-      };
-      const response = await fetch(this.url, {
-        method: 'POST',
-        headers: {
-          ...this.options.headers,
-          'Content-Type': 'application/json',
-          Accept: 'application/json, text/event-stream',
-          ...requestMetadataHeaders(request),
-        },
-        body: JSON.stringify(request),
-      }).catch(() => undefined);
-      if (!response?.ok) return;
-      const text = await response.text();
-      // The answer is one JSON object, or an SSE stream whose last message is the response.
-      const body = (response.headers.get('content-type') ?? '').includes('text/event-stream')
-        ? new SseParser()
-            .push(`${text}\n\n`)
-            .map((event) => (event.data === '' ? undefined : (JSON.parse(event.data) as unknown)))
-            .find((message) => (message as { id?: unknown } | undefined)?.id === request.id)
-        : (JSON.parse(text) as unknown);
-      const result = (body as { result?: { tools?: unknown; nextCursor?: unknown } } | undefined)?.result;
-      if (!result) return;
-      this.readToolParams({ result });
-      if (typeof result.nextCursor !== 'string') return;
-      cursor = result.nextCursor;
+      options?.signal?.removeEventListener('abort', abandon);
     }
   }
 
   /** Delivers an error body that answers `id`; false when the body is something else. */
-  private deliverErrorBody(body: unknown, id: JsonRpcId): boolean {
+  private deliverErrorBody(body: unknown, id: JsonRpcId | undefined): boolean {
     const c = classify(body);
-    if (c.kind !== 'response' || c.message.id !== id || !('error' in c.message)) return false;
+    if (c.kind !== 'response' || id === undefined || c.message.id !== id || !('error' in c.message))
+      return false;
     this.deliver(body);
     return true;
   }
@@ -310,62 +244,19 @@ export class HttpClientTransport implements Transport {
   }
 
   private deliver(payload: unknown): void {
-    const items = Array.isArray(payload) ? payload : [payload];
-    for (const item of items) {
-      const c = classify(item);
-      if (
-        c.kind === 'response' &&
-        c.message.id !== null &&
-        this.statelessRequests.has(c.message.id) &&
-        this.outgoingMethods.get(c.message.id) === 'tools/list'
-      ) {
-        this.readToolParams(c.message as { result?: { tools?: unknown } });
-      }
-      if (
-        c.kind === 'response' &&
-        c.message.id !== null &&
-        this.outgoingMethods.get(c.message.id) === 'initialize'
-      ) {
-        const version = (c.message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
-        if (typeof version === 'string') this.protocolVersion = version;
-      }
-      if (c.kind === 'response' && c.message.id !== null) this.outgoingMethods.delete(c.message.id);
-    }
     this.handlers?.message(payload);
-  }
-
-  /**
-   * Remembers each tool's Mcp-Param-* parameters, and leaves out of the list a tool whose x-mcp-header
-   * marks are invalid: the revision says a client on this transport must not offer it.
-   */
-  private readToolParams(response: { result?: { tools?: unknown } }): void {
-    const tools = response.result?.tools;
-    if (!Array.isArray(tools)) return;
-    response.result!.tools = tools.filter((tool: { name?: unknown; inputSchema?: unknown }) => {
-      if (typeof tool?.name !== 'string') return true;
-      const read = paramHeadersOf(tool.inputSchema);
-      if ('error' in read) {
-        this.toolParams.delete(tool.name);
-        this.options.onWarning?.(`tool "${tool.name}" left out: ${read.error}`);
-        return false;
-      }
-      if (read.headers.length > 0) this.toolParams.set(tool.name, read.headers);
-      else this.toolParams.delete(tool.name);
-      return true;
-    });
   }
 
   /** Turns an HTTP failure into an error response for each request, so no caller waits forever. */
   private failRequests(ids: JsonRpcId[], status: number, body: string, json = parseJson(body)): void {
     const parsed = json as { error?: { code?: number; message?: string; data?: unknown } } | undefined;
     for (const id of ids) {
-      this.outgoingMethods.delete(id);
       const error = parsed?.error;
       this.handlers?.message({
         jsonrpc: '2.0',
         id,
         error: {
-          code: typeof error?.code === 'number' ? error.code : -32603,
+          code: typeof error?.code === 'number' ? error.code : ErrorCode.InternalError,
           message: status
             ? `HTTP ${status}: ${error?.message ?? body.slice(0, 200)}`
             : `request failed: ${body}`,
@@ -402,16 +293,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function errorCodeOf(body: unknown): unknown {
-  return (body as { error?: { code?: unknown } } | null | undefined)?.error?.code;
-}
-
-function isToolCall(
-  payload: JsonRpcPayload,
-): payload is JsonRpcMessage & { params: { name: string; arguments?: unknown; _meta?: unknown } } {
-  const c = classify(payload);
-  if (c.kind !== 'request' || c.message.method !== 'tools/call') return false;
-  return typeof (c.message.params as { name?: unknown } | undefined)?.name === 'string';
 }

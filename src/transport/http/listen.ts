@@ -3,7 +3,8 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Transport } from '../transport.js';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import type { Transport } from '../../jsonrpc/transport.js';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './server-handler.js';
 
 export interface ListenOptions extends HttpHandlerOptions {
@@ -22,7 +23,7 @@ export interface HttpListener {
 
 export async function listenHttp(
   connect: (transport: Transport) => void,
-  options: ListenOptions = {},
+  options: ListenOptions,
 ): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const endpoint = options.path ?? '/mcp';
@@ -39,7 +40,7 @@ export async function listenHttp(
         JSON.stringify({
           jsonrpc: '2.0',
           id: null,
-          error: { code: -32600, message: `Not Found: the MCP endpoint is ${endpoint}` },
+          error: { code: ErrorCode.InvalidRequest, message: `Not Found: the MCP endpoint is ${endpoint}` },
         }),
       );
       return;

@@ -1,26 +1,24 @@
 // The Streamable HTTP endpoint (MCP 2025-11-25, basic/transports): one URL where POST carries messages,
-// GET opens the server's stream, and DELETE ends a session. A request of the stateless revision
-// (2026-07-28) needs none of that: it is checked against its metadata headers and answered on its own
-// POST. This is a plain Node request handler, so it can be mounted in any HTTP server or framework;
-// listen.ts runs it on its own.
+// GET opens the server's stream, and DELETE ends a session. A POST the binding says stands alone (a
+// request of the stateless revision, 2026-07-28) needs none of that: it is answered on its own POST.
+// Which message opens a session, and which stands alone, is the binding's to say (HttpBinding): this
+// file knows HTTP and sessions, not the protocol's methods. It is a plain Node request handler, so it
+// can be mounted in any HTTP server or framework; listen.ts runs it on its own.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
-import type { Transport } from '../transport.js';
+import type { Transport } from '../../jsonrpc/transport.js';
+import type { HttpBinding } from './binding.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
-import { type ParamHeader, paramHeaderMismatch } from './param-headers.js';
-import {
-  headerMismatch,
-  headerValue,
-  PROTOCOL_VERSION_META,
-  statelessVersionOf,
-} from './request-metadata.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
 import { errorBody, HttpSessionTransport } from './session-transport.js';
 import { StatelessExchangeTransport } from './stateless-exchange.js';
 
 export interface HttpHandlerOptions {
+  /** What the endpoint must know of the protocol it carries (McpServer and mcpwire's createHttpHandler give MCP's). */
+  binding: HttpBinding;
   /** Largest request body accepted, in bytes (4 MiB). */
   maxBodySize?: number;
   /** Host and Origin checks against DNS rebinding (localhost only, by default). */
@@ -31,13 +29,6 @@ export interface HttpHandlerOptions {
   jsonResponse?: boolean;
   /** The SSE `retry` hint, in ms (1000). */
   retryInterval?: number;
-  /** Protocol versions the MCP-Protocol-Version header may name. */
-  supportedVersions?: readonly string[];
-  /**
-   * The parameters of a tool that travel as Mcp-Param-* headers (its inputSchema's x-mcp-header marks),
-   * so that a stateless tools/call can be checked against them. McpServer.serveHttp() provides it.
-   */
-  paramHeaders?: (tool: string) => readonly ParamHeader[] | undefined;
 }
 
 export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) => Promise<void>) & {
@@ -46,26 +37,25 @@ export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) 
   readonly sessions: ReadonlyMap<string, HttpSessionTransport>;
 };
 
-const DEFAULT_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
-
 /**
  * Makes a handler that serves MCP at whatever path it is mounted. `connect` is called with the transport
  * of each new session (for an McpServer: `(t) => server.connect(t)`).
  */
 export function createHttpHandler(
   connect: (transport: Transport) => void,
-  options: HttpHandlerOptions = {},
+  options: HttpHandlerOptions,
 ): HttpHandler {
+  const { binding } = options;
   const sessions = new Map<string, HttpSessionTransport>();
   const policy = options.originPolicy ?? localPolicy();
   const maxBody = options.maxBodySize ?? 4 * 1024 * 1024;
-  const versions = options.supportedVersions ?? DEFAULT_VERSIONS;
+  const versions = binding.sessionVersions;
 
   const reply = (
     response: ServerResponse,
     status: number,
     message: string,
-    code = -32600,
+    code: number = ErrorCode.InvalidRequest,
     extra: Record<string, string> = {},
     id: JsonRpcId | null = null,
   ) => {
@@ -86,7 +76,12 @@ export function createHttpHandler(
     }
     const session = sessions.get(id);
     if (!session || session.closed) {
-      reply(response, 404, 'Session not found: it expired or was ended; initialize a new session', -32001);
+      reply(
+        response,
+        404,
+        'Session not found: it expired or was ended; initialize a new session',
+        ErrorCode.SessionNotFound,
+      );
       return undefined;
     }
     const version = request.headers['mcp-protocol-version'];
@@ -131,7 +126,7 @@ export function createHttpHandler(
     try {
       body = JSON.parse(text);
     } catch (error) {
-      reply(response, 400, `Parse error: ${(error as Error).message}`, -32700);
+      reply(response, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError);
       return;
     }
     const items = Array.isArray(body) ? body : [body];
@@ -147,12 +142,12 @@ export function createHttpHandler(
       reply(response, 400, `Invalid Request: ${invalid.reason}`);
       return;
     }
-    if (stateless(request, response, body, classified, acceptsSse)) return;
-    const isInitialize = classified.some((c) => c.kind === 'request' && c.message.method === 'initialize');
+    if (standalone(request, response, body, acceptsSse)) return;
+    const opening = classified.find((c) => c.kind === 'request' && binding.opensSession(c.message));
     let session: HttpSessionTransport | undefined;
-    if (isInitialize) {
+    if (opening?.kind === 'request') {
       if (items.length > 1) {
-        reply(response, 400, 'Invalid Request: initialize must be sent on its own');
+        reply(response, 400, `Invalid Request: ${opening.message.method} must be sent on its own`);
         return;
       }
       session = new HttpSessionTransport({
@@ -175,56 +170,25 @@ export function createHttpHandler(
     await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode);
   };
 
-  /** For a tools/call, why its Mcp-Param-* headers do not match its arguments. */
-  const paramMismatch = (request: IncomingMessage, message: { method: string; params?: unknown }) => {
-    if (message.method !== 'tools/call' || !options.paramHeaders) return undefined;
-    const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
-    const marked = typeof params?.name === 'string' ? options.paramHeaders(params.name) : undefined;
-    if (!marked || marked.length === 0) return undefined;
-    return paramHeaderMismatch(marked, params?.arguments, (name) => headerValue(request.headers, name));
-  };
-
   /**
-   * The stateless revision (2026-07-28): a request that names its version in _meta stands alone, with no
-   * session, answered on its own POST. Returns false for everything else (the handshake era's sessions).
+   * A POST the binding says stands alone (a request of the stateless revision): no session, answered on
+   * its own POST, or refused. Returns false for everything else (the sessions).
    */
-  const stateless = (
+  const standalone = (
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
-    classified: ReturnType<typeof classify>[],
     acceptsSse: boolean,
   ): boolean => {
-    const single = Array.isArray(body) ? undefined : classified[0];
-    const version = single?.kind === 'request' ? statelessVersionOf(body) : undefined;
-    if (single?.kind === 'request' && version !== undefined) {
-      const mismatch =
-        headerMismatch(request.headers, single.message, version) ?? paramMismatch(request, single.message);
-      if (mismatch) {
-        reply(response, 400, `Header mismatch: ${mismatch}`, -32020, {}, single.message.id);
-      } else {
-        // An Mcp-Session-Id header is ignored here: this revision has no sessions.
-        connect(new StatelessExchangeTransport(body, single.message.id, response, acceptsSse));
-      }
-      return true;
-    }
-    const header = request.headers['mcp-protocol-version'];
-    if (typeof header !== 'string' || versions.includes(header) || !isStatelessVersion(header)) return false;
-    // The header names the stateless revision, the body does not speak it.
-    if (Array.isArray(body)) {
-      reply(response, 400, `Invalid Request: JSON-RPC batches do not exist in ${header}`);
-    } else if (single?.kind === 'request') {
-      reply(
-        response,
-        400,
-        `Header mismatch: MCP-Protocol-Version says ${header}, but the body's _meta has no "${PROTOCOL_VERSION_META}"`,
-        -32020,
-        {},
-        single.message.id,
-      );
-    } else {
-      // The revision defines no client notifications over HTTP (cancellation is closing the stream).
+    const decision = binding.standalone(body, (name) => headerValue(request, name));
+    if (!decision) return false;
+    if (decision.kind === 'refuse') {
+      reply(response, decision.status, decision.message, decision.code, {}, decision.id);
+    } else if (decision.kind === 'accepted') {
       response.writeHead(202).end();
+    } else {
+      // An Mcp-Session-Id header is ignored here: the exchange belongs to no session.
+      connect(new StatelessExchangeTransport(body, decision.id, response, acceptsSse, binding.answerStatus));
     }
     return true;
   };
@@ -265,12 +229,18 @@ export function createHttpHandler(
           return;
         }
         default:
-          reply(response, 405, `Method Not Allowed: use POST, GET or DELETE, not ${request.method}`, -32600, {
-            Allow: 'GET, POST, DELETE',
-          });
+          reply(
+            response,
+            405,
+            `Method Not Allowed: use POST, GET or DELETE, not ${request.method}`,
+            ErrorCode.InvalidRequest,
+            {
+              Allow: 'GET, POST, DELETE',
+            },
+          );
       }
     } catch (error) {
-      reply(response, 500, `Internal error: ${(error as Error).message}`, -32603);
+      reply(response, 500, `Internal error: ${(error as Error).message}`, ErrorCode.InternalError);
     }
   }) as HttpHandler;
   Object.defineProperty(handler, 'sessions', { value: sessions });
@@ -281,9 +251,10 @@ export function createHttpHandler(
   return handler;
 }
 
-/** A revision of the stateless era: a date from 2026-07-28 on (a handshake revision is never one). */
-function isStatelessVersion(version: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= '2026-07-28';
+/** One request header's value by its lower-case name, repeated ones joined as HTTP joins them. */
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The body as text, or undefined when it is larger than `limit` (the rest is drained, not kept). */

@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import {
   classify,
@@ -12,7 +13,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
-import type { SendOptions, Transport, TransportHandlers } from '../transport.js';
+import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import type { EventStore } from './event-store.js';
 import { formatSseEvent } from './sse.js';
 
@@ -274,6 +275,10 @@ export class HttpSessionTransport implements Transport {
   }
 }
 
-export function errorBody(message: string, code = -32600, id: JsonRpcId | null = null): unknown {
+export function errorBody(
+  message: string,
+  code: number = ErrorCode.InvalidRequest,
+  id: JsonRpcId | null = null,
+): unknown {
   return { jsonrpc: '2.0', id, error: { code, message } };
 }

@@ -7,23 +7,8 @@
 import type { ServerResponse } from 'node:http';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
-import type { SendOptions, Transport, TransportHandlers } from '../transport.js';
+import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { formatSseEvent } from './sse.js';
-
-/** HTTP statuses the revision sets for some JSON-RPC errors; every other answer is 200. */
-function statusOf(payload: JsonRpcPayload): number {
-  const code = (payload as { error?: { code?: unknown } }).error?.code;
-  switch (code) {
-    case -32020: // HeaderMismatch
-    case -32021: // MissingRequiredClientCapability
-    case -32022: // UnsupportedProtocolVersion
-      return 400;
-    case -32601: // Method not found: a 404 with a JSON-RPC body tells a modern server from a legacy one
-      return 404;
-    default:
-      return 200;
-  }
-}
 
 export class StatelessExchangeTransport implements Transport {
   private handlers: TransportHandlers | undefined;
@@ -36,6 +21,8 @@ export class StatelessExchangeTransport implements Transport {
     private readonly response: ServerResponse,
     /** Whether the client accepts text/event-stream; if not, notifications for the request are dropped. */
     private readonly acceptsSse: boolean,
+    /** The HTTP status of the answer (the binding's: some errors are 400 or 404 in this revision). */
+    private readonly statusOf: (payload: JsonRpcPayload) => number,
   ) {
     response.on('close', () => {
       if (!response.writableFinished) this.finish({ message: 'the client closed the response stream' });
@@ -56,7 +43,7 @@ export class StatelessExchangeTransport implements Transport {
         this.response.end(formatSseEvent({ event: 'message', data: JSON.stringify(payload) }));
       } else {
         this.response
-          .writeHead(statusOf(payload), { 'Content-Type': 'application/json' })
+          .writeHead(this.statusOf(payload), { 'Content-Type': 'application/json' })
           .end(JSON.stringify(payload));
       }
       this.finish({ message: 'the request was answered' });

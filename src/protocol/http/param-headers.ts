@@ -3,7 +3,7 @@
 // POST of each tools/call, so gateways can route on it. The client writes the headers; the server checks
 // them against the arguments. Both read the annotations the same way, here.
 
-import { decodeHeaderValue, encodeHeaderValue } from './request-metadata.js';
+import { decodeHeaderValue, encodeHeaderValue } from './metadata-headers.js';
 
 export interface ParamHeader {
   /** The name part: the header is `Mcp-Param-${name}`. */

@@ -1,8 +1,13 @@
-// The one small interface every transport implements: stdio, child process, in-memory, HTTP.
-// Framing, spawning and sockets stay inside the transport; the connection above sees parsed frames only.
+// The contract between the connection and whatever carries its messages: stdio, a child process, memory,
+// Streamable HTTP. It lives here, beside the connection that uses it (as vscode-jsonrpc keeps its reader
+// and writer interfaces), so that the transports depend on the jsonrpc layer and never the other way.
+// A transport carries: framing, spawning and sockets stay inside it, and it never reads the protocol.
+// What it may need to know of a message (headers, whether it stands alone, when to give up on it) comes
+// with the message in SendOptions; what it may need to know of the session comes through the optional
+// methods below.
 
-import type { CloseReason } from '../jsonrpc/errors.js';
-import type { JsonRpcId, JsonRpcPayload } from '../jsonrpc/messages.js';
+import type { CloseReason } from './errors.js';
+import type { JsonRpcId, JsonRpcPayload } from './messages.js';
 
 /** A frame that arrived but cannot be delivered as a message. */
 export type FrameError =
@@ -49,9 +54,32 @@ export interface SendOptions {
    * that request's stream; others ignore it.
    */
   relatedRequestId?: JsonRpcId;
+  /** Headers for this message alone, on a transport that has them (HTTP); others ignore them. */
+  headers?: Record<string, string>;
+  /**
+   * Send this message outside any session, on an exchange of its own (the stateless revision's requests
+   * over HTTP: no Mcp-Session-Id, its answer on its own stream). Ignored by transports without sessions.
+   */
+  standalone?: boolean;
+  /**
+   * Aborted when the sender gives up on the message: a transport with a stream per request closes that
+   * stream, which is how such a request is cancelled. Others ignore it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface Transport {
+  /**
+   * Whether a message sent `standalone` gets an exchange of its own, which closing cancels (Streamable
+   * HTTP's client). The connection then cancels such a request by aborting its signal instead of
+   * sending a cancellation notification.
+   */
+  readonly streamPerRequest?: boolean;
+  /**
+   * Told the protocol version the session negotiated, before the first message sent under it. A transport
+   * that must name it on the wire (Streamable HTTP's MCP-Protocol-Version header) does so from then on.
+   */
+  setProtocolVersion?(version: string): void;
   /** Starts reading. Messages are delivered to the handlers from then on. */
   start(handlers: TransportHandlers): void;
   /**

@@ -3,10 +3,10 @@
 // parsing it. The client writes them; the server checks that they say what the body says, because a
 // gateway that trusts the header and a server that trusts the body must never disagree.
 
-import type { IncomingHttpHeaders } from 'node:http';
+import { MetaKey } from '../stateless.js';
 
-/** Where a stateless request names its protocol version (the protocol layer's MetaKey.ProtocolVersion). */
-export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+/** Reads one request header by its lower-case name (repeated ones joined as HTTP joins them). */
+export type HeaderReader = (name: string) => string | undefined;
 
 /** Methods whose Mcp-Name header mirrors params.name or params.uri. */
 const NAMED: Record<string, 'name' | 'uri'> = {
@@ -38,7 +38,7 @@ export function statelessVersionOf(message: unknown): string | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   const meta = (params as { _meta?: unknown })._meta;
   if (typeof meta !== 'object' || meta === null) return undefined;
-  const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_META];
+  const version = (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
   return typeof version === 'string' ? version : undefined;
 }
 
@@ -56,19 +56,12 @@ export function requestMetadataHeaders(message: {
   return headers;
 }
 
-/** One request header's value by its lower-case name, repeated ones joined as HTTP joins them. */
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /** Why the headers of a stateless request do not match its body (a HeaderMismatch), or undefined. */
 export function headerMismatch(
-  headers: IncomingHttpHeaders,
+  header: HeaderReader,
   message: { method: string; params?: unknown },
   version: string,
 ): string | undefined {
-  const header = (name: string) => headerValue(headers, name);
   const protocolVersion = header('mcp-protocol-version');
   if (protocolVersion === undefined) return 'the MCP-Protocol-Version header is missing';
   if (protocolVersion !== version) {

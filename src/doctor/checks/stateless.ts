@@ -1,6 +1,7 @@
 // The stateless revision (2026-07-28): discovery, the per-request envelope, and result shapes. A server
 // that only speaks the handshake era skips these.
 
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { type Check, ensure, errorOf, skip } from '../check.js';
 import type { Peer } from '../peer.js';
 import { validateAgainst } from '../spec-schema.js';
@@ -54,7 +55,7 @@ export const modernChecks: Check[] = [
         _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION },
       });
       ensure(
-        errorOf(missing, '-32602 for a missing clientCapabilities').code === -32602,
+        errorOf(missing, '-32602 for a missing clientCapabilities').code === ErrorCode.InvalidParams,
         'a missing clientCapabilities did not get -32602',
       );
       const unknown = await peer.request('tools/list', {
@@ -64,7 +65,10 @@ export const modernChecks: Check[] = [
         code: number;
         data?: { supported?: unknown };
       };
-      ensure(error.code === -32022, `an unsupported version got ${error.code}, not -32022`);
+      ensure(
+        error.code === ErrorCode.UnsupportedProtocolVersion,
+        `an unsupported version got ${error.code}, not -32022`,
+      );
       ensure(
         Array.isArray(error.data?.supported),
         '-32022 must list the supported versions in data.supported',

@@ -10,7 +10,7 @@ import { validateAgainst } from '../../src/doctor/spec-schema.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import type { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair, type InMemoryTransport } from '../../src/transport/memory.js';
-import { exampleServer } from '../support/modern-server.js';
+import { exampleServer } from '../support/stateless-server.js';
 
 const REVISION = '2026-07-28';
 const examples = path.resolve(import.meta.dirname, '..', '..', 'spec', 'mcp-schema', REVISION, 'examples');

@@ -2,13 +2,14 @@
 // client's capabilities and identity in `_meta`. This module reads that envelope, encodes results for the
 // revision (resultType, serverInfo, cache hints), and carries the state of multi round-trip requests.
 
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams } from './errors.js';
 import { isLoggingLevel } from './logging.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './types.js';
 
-export const MODERN_VERSIONS = ['2026-07-28'] as const;
-export const LATEST_MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSIONS = ['2026-07-28'] as const;
+export const LATEST_STATELESS_VERSION = '2026-07-28';
 
 export const MetaKey = {
   ProtocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -17,12 +18,6 @@ export const MetaKey = {
   LogLevel: 'io.modelcontextprotocol/logLevel',
   ServerInfo: 'io.modelcontextprotocol/serverInfo',
   SubscriptionId: 'io.modelcontextprotocol/subscriptionId',
-} as const;
-
-export const ModernErrorCode = {
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** What a stateless request says about itself. */
@@ -42,7 +37,7 @@ function metaOf(params: unknown): Record<string, unknown> | undefined {
 }
 
 /** Whether a request speaks the stateless revision: it names its protocol version in `_meta`. */
-export function isModernRequest(params: unknown): boolean {
+export function isStatelessRequest(params: unknown): boolean {
   const meta = metaOf(params);
   return meta !== undefined && MetaKey.ProtocolVersion in meta;
 }
@@ -56,11 +51,11 @@ export function readEnvelope(params: unknown): RequestEnvelope {
       `Invalid params: _meta["${MetaKey.ProtocolVersion}"] must be a protocol version string`,
     );
   }
-  if (!(MODERN_VERSIONS as readonly string[]).includes(version)) {
+  if (!(STATELESS_VERSIONS as readonly string[]).includes(version)) {
     throw new JsonRpcError(
-      ModernErrorCode.UnsupportedProtocolVersion,
-      `Unsupported protocol version "${version}"; this server supports ${MODERN_VERSIONS.join(', ')} (and the handshake revisions through initialize)`,
-      { supported: [...MODERN_VERSIONS], requested: version },
+      ErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version "${version}"; this server supports ${STATELESS_VERSIONS.join(', ')} (and the handshake revisions through initialize)`,
+      { supported: [...STATELESS_VERSIONS], requested: version },
     );
   }
   const capabilities = meta[MetaKey.ClientCapabilities];
@@ -99,7 +94,7 @@ export interface CacheHints {
 }
 
 /** Adds what every result of the revision carries: resultType, the server's identity, cache hints. */
-export function encodeModernResult(
+export function encodeStatelessResult(
   method: string,
   result: Record<string, unknown>,
   serverInfo: Implementation,
@@ -122,8 +117,8 @@ export function encodeModernResult(
 }
 
 /** Errors whose code changed in this revision: a missing resource is invalid params here. */
-export function encodeModernError(error: unknown): unknown {
-  if (error instanceof JsonRpcError && error.code === -32002) {
+export function encodeStatelessError(error: unknown): unknown {
+  if (error instanceof JsonRpcError && error.code === ErrorCode.ResourceNotFound) {
     return new JsonRpcError(ErrorCode.InvalidParams, error.message, error.data);
   }
   return error;

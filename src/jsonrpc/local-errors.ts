@@ -1,0 +1,29 @@
+// Errors that happen here, not at the peer: the connection closed, a request timed out or was cancelled,
+// no era could be agreed, a name routes nowhere, a configuration is wrong. They share one base class with
+// a string `code`, so a caller can tell them apart without matching messages, and they are never a
+// JsonRpcError, which is reserved for an error the peer sent (or a handler throws to answer with).
+
+/** Every local failure's code. */
+export type McpwireErrorCode =
+  | 'CONNECTION_CLOSED'
+  | 'REQUEST_TIMEOUT'
+  | 'REQUEST_CANCELLED'
+  | 'NOT_CONNECTED'
+  | 'ALREADY_CONNECTED'
+  | 'UNSUPPORTED_VERSION'
+  | 'INPUT_ROUNDS_EXCEEDED'
+  | 'PAGINATION_LOOP'
+  | 'ROUTING'
+  | 'CONFIG'
+  | 'SERVER_UNAVAILABLE';
+
+export class McpwireError extends Error {
+  override readonly name: string = 'McpwireError';
+  constructor(
+    readonly code: McpwireErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,44 @@
+// MCP over Streamable HTTP, ready to mount: the transport layer's endpoint (which knows HTTP and
+// sessions) bound to MCP (which says what opens a session and what stands alone). McpServer.serveHttp()
+// uses these; a user mounting mcpwire in an HTTP server of their own calls createHttpHandler.
+
+import type { Transport } from '../jsonrpc/transport.js';
+import { type McpHttpBindingOptions, mcpHttpBinding } from '../protocol/http/binding.js';
+import type { HttpBinding } from '../transport/http/binding.js';
+import type { ListenOptions as EndpointListenOptions, HttpListener } from '../transport/http/listen.js';
+import {
+  createHttpHandler as createEndpoint,
+  type HttpHandlerOptions as EndpointOptions,
+  type HttpHandler,
+} from '../transport/http/server-handler.js';
+
+export interface HttpHandlerOptions extends Omit<EndpointOptions, 'binding'>, McpHttpBindingOptions {
+  /** The protocol binding; MCP's unless given (then sessionVersions and paramHeaders are not used). */
+  binding?: HttpBinding;
+}
+
+export interface ListenOptions extends Omit<EndpointListenOptions, 'binding'>, HttpHandlerOptions {}
+
+function bound<T extends HttpHandlerOptions>(options: T): T & { binding: HttpBinding } {
+  return { ...options, binding: options.binding ?? mcpHttpBinding(options) };
+}
+
+/**
+ * A Node request handler that serves MCP at whatever path it is mounted. `connect` is called with the
+ * transport of each new session or standalone request (for an McpServer: `(t) => server.connect(t)`).
+ */
+export function createHttpHandler(
+  connect: (transport: Transport) => void,
+  options: HttpHandlerOptions = {},
+): HttpHandler {
+  return createEndpoint(connect, bound(options));
+}
+
+/** Runs MCP's Streamable HTTP endpoint on a Node HTTP server of its own (127.0.0.1, a free port). */
+export async function listenHttp(
+  connect: (transport: Transport) => void,
+  options: ListenOptions = {},
+): Promise<HttpListener> {
+  const { listenHttp: listenEndpoint } = await import('../transport/http/listen.js');
+  return listenEndpoint(connect, bound(options));
+}
