@@ -67,6 +67,19 @@ export interface Registration {
 
 const MAX_COMPLETIONS = 100;
 
+/**
+ * The fields of Implementation: what of McpServerOptions is the server's identity on the wire. A record
+ * over its keys, so that a field added to Implementation must be added here too.
+ */
+const IMPLEMENTATION_KEYS: Record<keyof Implementation, true> = {
+  name: true,
+  version: true,
+  title: true,
+  description: true,
+  websiteUrl: true,
+  icons: true,
+};
+
 export class McpServer implements ServerDefinition {
   readonly info: Implementation;
   readonly instructions: string | undefined;
@@ -86,9 +99,12 @@ export class McpServer implements ServerDefinition {
   >();
 
   constructor(options: McpServerOptions) {
-    const { instructions, pageSize: _p, capabilities: _c, timeout: _t, onProblem: _o, ...info } = options;
-    this.info = info;
-    this.instructions = instructions;
+    // Only the Implementation fields go on the wire as serverInfo, in the order the caller gave them. Picked
+    // rather than the other options left out, so that an option added later cannot leak (`cache` did).
+    this.info = Object.fromEntries(
+      Object.entries(options).filter(([key]) => Object.hasOwn(IMPLEMENTATION_KEYS, key)),
+    ) as unknown as Implementation;
+    this.instructions = options.instructions;
     this.options = options;
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
