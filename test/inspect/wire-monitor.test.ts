@@ -296,6 +296,50 @@ describe('WireMonitor: problems', () => {
     assert.match(h.problems()[0]!.message, /"tok"/);
   });
 
+  it('regression: finishedTokens is bounded in a long-lived trace, and late progress is still flagged', () => {
+    const h = harness();
+    const progress = (token: string) =>
+      line({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: 1 },
+      });
+    const requests = 20_000;
+    for (let i = 0; i < requests; i++) {
+      h.client(request(i, 'tools/call', { name: 'slow', _meta: { progressToken: `tok-${i}` } }));
+      h.server(result(i));
+    }
+    // Before the fix every answered request's token was kept for the life of the trace.
+    assert.ok(
+      h.monitor.finishedProgressTokens <= 1024,
+      `${h.monitor.finishedProgressTokens} finished tokens remembered after ${requests} requests`,
+    );
+    // Progress that comes late for a recently answered request is still a problem, as before.
+    h.server(progress(`tok-${requests - 1}`));
+    h.server(progress(`tok-${requests - 500}`));
+    assert.deepEqual(h.kinds(), [
+      ['progress-after-response', 'server'],
+      ['progress-after-response', 'server'],
+    ]);
+  });
+
+  it('progress-after-response: a token reused by a new request in flight is that request’s again', () => {
+    const h = harness();
+    const progress = line({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'tok', progress: 1 },
+    });
+    h.client(request(1, 'tools/call', { name: 'slow', _meta: { progressToken: 'tok' } }));
+    h.server(result(1));
+    h.client(request(2, 'tools/call', { name: 'slow', _meta: { progressToken: 'tok' } }));
+    h.server(progress);
+    assert.deepEqual(h.kinds(), []);
+    h.server(result(2));
+    h.server(progress);
+    assert.deepEqual(h.kinds(), [['progress-after-response', 'server']]);
+  });
+
   it('unanswered: requests in flight when the server exits, not notifications, not answered ones', () => {
     const h = harness();
     h.client(request(1, 'initialize', {}));
