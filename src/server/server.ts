@@ -22,7 +22,6 @@ import type {
 } from '../protocol/types.js';
 import type { HttpListener, ListenOptions } from '../transport/http/listen.js';
 import type { ParamHeader } from '../transport/http/param-headers.js';
-import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
 import type { Transport } from '../transport/transport.js';
 import {
   checkPromptArguments,
@@ -43,6 +42,7 @@ import {
   type TemplateReader,
 } from './resources.js';
 import type { SchemaInput } from './schema.js';
+import { processStdioTransport, type ServeStdioOptions } from './stdio-process.js';
 import { callTool, defineTool, type RegisteredTool, type ToolDefinition, type ToolHandler } from './tools.js';
 
 export interface McpServerOptions extends Implementation {
@@ -166,9 +166,13 @@ export class McpServer implements ServerDefinition {
     return session.start();
   }
 
-  /** Serves one client over this process's stdin and stdout. */
-  serveStdio(options?: StdioServerTransportOptions): ServerSession {
-    return this.connect(new StdioServerTransport(options));
+  /**
+   * Serves one client over this process's stdin and stdout, and owns the process meanwhile: stray writes
+   * to stdout go to stderr, and the process exits once stdin has ended and every answer is flushed
+   * (`exitOnClose` and `guardStdout` turn either off).
+   */
+  serveStdio(options?: ServeStdioOptions): ServerSession {
+    return this.connect(processStdioTransport(options));
   }
 
   /** Serves any number of clients over Streamable HTTP (127.0.0.1 and a free port unless told otherwise). */
