@@ -51,21 +51,11 @@ describe('McpServer.serveStdio', () => {
       try {
         const session = server.serveStdio();
         assert.notEqual(stdout.write, write, 'stdout.write is guarded while the server runs');
-        const line = (message: object) => `${JSON.stringify(message)}\n`;
         stdin.write(
-          line({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-11-25',
-              capabilities: {},
-              clientInfo: { name: 't', version: '1' },
-            },
-          }),
+          '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
         );
-        stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-        stdin.end(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'noisy' } }));
+        stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+        stdin.end('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"noisy"}}\n');
         await exitCalled;
         assert.equal(exit.mock.callCount(), 1);
         assert.equal(session.connection.closed !== undefined, true);
@@ -98,7 +88,7 @@ describe('McpServer.serveStdio', () => {
         const session = server.serveStdio({ exitOnClose: false, guardStdout: false });
         assert.equal(stdout.write, write);
         const closed = new Promise<void>((resolve) => session.connection.onClose(() => resolve()));
-        stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+        stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
         await closed;
         await new Promise((resolve) => setImmediate(resolve));
         await new Promise((resolve) => setImmediate(resolve));
