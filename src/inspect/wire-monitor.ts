@@ -53,6 +53,39 @@ interface InFlight {
 }
 
 const EXCERPT = 240;
+
+/**
+ * How many answered requests' progress tokens each side remembers. Progress sent after the response
+ * comes soon after it in practice; remembering every token ever answered made a long-lived trace grow
+ * without bound.
+ */
+const FINISHED_TOKENS_KEPT = 1024;
+
+/** A set that keeps only its `limit` most recently added members, forgetting the oldest first. */
+class RecentTokens {
+  // A Set iterates in insertion order, so its first member is the oldest.
+  private readonly members = new Set<unknown>();
+
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  has(token: unknown): boolean {
+    return this.members.has(token);
+  }
+
+  add(token: unknown): void {
+    this.members.delete(token);
+    this.members.add(token);
+    if (this.members.size > this.limit) this.members.delete(this.members.values().next().value);
+  }
+
+  delete(token: unknown): void {
+    this.members.delete(token);
+  }
+}
 const NOT_JSON: unique symbol = Symbol('not JSON');
 
 function excerpt(text: string): string {
@@ -101,8 +134,8 @@ class Side {
   readonly decoder: FrameDecoder;
   /** Requests this side sent that the other has not answered. */
   readonly inFlight = new Map<JsonRpcId, InFlight>();
-  /** Progress tokens of requests this side sent that were already answered. */
-  readonly finishedTokens = new Set<unknown>();
+  /** Progress tokens of requests this side sent that were already answered (the most recent ones). */
+  readonly finishedTokens = new RecentTokens(FINISHED_TOKENS_KEPT);
   /** Frames that were not JSON, kept to see whether the next ones complete them (raw newlines). */
   gathering: Gathering | undefined;
   /** Frames this side sent that were not JSON: each is owed a -32700 Parse error response. */
@@ -199,6 +232,11 @@ export class WireMonitor {
   /** Requests of the client still waiting for the server. */
   get pendingRequests(): number {
     return this.client.inFlight.size;
+  }
+
+  /** Progress tokens of answered requests still remembered, on both sides (what late progress is told by). */
+  get finishedProgressTokens(): number {
+    return this.client.finishedTokens.size + this.server.finishedTokens.size;
   }
 
   private frame(from: Side, to: Side, text: string): void {
@@ -320,6 +358,8 @@ export class WireMonitor {
         });
       }
       const meta = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+      // A token reused by a request in flight belongs to that request now: its progress is not late.
+      if (meta?.progressToken !== undefined) from.finishedTokens.delete(meta.progressToken);
       from.inFlight.set(id, { method, at: now, progressToken: meta?.progressToken });
       this.events.message?.({ from: from.name, payload: value });
       return;

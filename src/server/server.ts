@@ -23,7 +23,6 @@ import type {
   ServerCapabilities,
 } from '../protocol/types.js';
 import type { HttpListener } from '../transport/http/listen.js';
-import { StdioServerTransport, type StdioServerTransportOptions } from '../transport/stdio.js';
 import type { ListenOptions } from './http.js';
 import {
   checkPromptArguments,
@@ -44,6 +43,7 @@ import {
   type TemplateReader,
 } from './resources.js';
 import type { SchemaInput } from './schema.js';
+import { processStdioTransport, type ServeStdioOptions } from './stdio-process.js';
 import { callTool, defineTool, type RegisteredTool, type ToolDefinition, type ToolHandler } from './tools.js';
 
 export interface McpServerOptions extends Implementation {
@@ -68,6 +68,19 @@ export interface Registration {
 
 const MAX_COMPLETIONS = 100;
 
+/**
+ * The fields of Implementation: what of McpServerOptions is the server's identity on the wire. A record
+ * over its keys, so that a field added to Implementation must be added here too.
+ */
+const IMPLEMENTATION_KEYS: Record<keyof Implementation, true> = {
+  name: true,
+  version: true,
+  title: true,
+  description: true,
+  websiteUrl: true,
+  icons: true,
+};
+
 export class McpServer implements ServerDefinition {
   readonly info: Implementation;
   readonly instructions: string | undefined;
@@ -87,9 +100,12 @@ export class McpServer implements ServerDefinition {
   >();
 
   constructor(options: McpServerOptions) {
-    const { instructions, pageSize: _p, capabilities: _c, timeout: _t, onProblem: _o, ...info } = options;
-    this.info = info;
-    this.instructions = instructions;
+    // Only the Implementation fields go on the wire as serverInfo, in the order the caller gave them. Picked
+    // rather than the other options left out, so that an option added later cannot leak (`cache` did).
+    this.info = Object.fromEntries(
+      Object.entries(options).filter(([key]) => Object.hasOwn(IMPLEMENTATION_KEYS, key)),
+    ) as unknown as Implementation;
+    this.instructions = options.instructions;
     this.options = options;
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
@@ -151,9 +167,13 @@ export class McpServer implements ServerDefinition {
     return session.start();
   }
 
-  /** Serves one client over this process's stdin and stdout. */
-  serveStdio(options?: StdioServerTransportOptions): ServerSession {
-    return this.connect(new StdioServerTransport(options));
+  /**
+   * Serves one client over this process's stdin and stdout, and owns the process meanwhile: stray writes
+   * to stdout go to stderr, and the process exits once stdin has ended and every answer is flushed
+   * (`exitOnClose` and `guardStdout` turn either off).
+   */
+  serveStdio(options?: ServeStdioOptions): ServerSession {
+    return this.connect(processStdioTransport(options));
   }
 
   /** Serves any number of clients over Streamable HTTP (127.0.0.1 and a free port unless told otherwise). */

@@ -53,6 +53,8 @@ const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 const request = (id: string | number, method = 'ping', params?: unknown) =>
   line(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
 const result = (id: string | number, value: unknown = {}) => line({ jsonrpc: '2.0', id, result: value });
+const progress = (progressToken: unknown, n = 1) =>
+  line({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: n } });
 
 describe('WireMonitor: messages and latency', () => {
   it('reports each message with its direction, and a response with its latency and method', () => {
@@ -281,19 +283,46 @@ describe('WireMonitor: problems', () => {
 
   it('progress-after-response: progress for a token whose request was answered', () => {
     const h = harness();
-    const progress = (n: number) =>
-      line({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: 'tok', progress: n },
-      });
     h.client(request(5, 'tools/call', { name: 'slow', _meta: { progressToken: 'tok' } }));
-    h.server(progress(1));
+    h.server(progress('tok', 1));
     assert.deepEqual(h.kinds(), []);
     h.server(result(5));
-    h.server(progress(2));
+    h.server(progress('tok', 2));
     assert.deepEqual(h.kinds(), [['progress-after-response', 'server']]);
     assert.match(h.problems()[0]!.message, /"tok"/);
+  });
+
+  it('regression: finishedTokens is bounded in a long-lived trace, and late progress is still flagged', () => {
+    const h = harness();
+    const requests = 20_000;
+    for (let i = 0; i < requests; i++) {
+      h.client(request(i, 'tools/call', { name: 'slow', _meta: { progressToken: `tok-${i}` } }));
+      h.server(result(i));
+    }
+    // Before the fix every answered request's token was kept for the life of the trace.
+    assert.ok(
+      h.monitor.finishedProgressTokens <= 1024,
+      `${h.monitor.finishedProgressTokens} finished tokens remembered after ${requests} requests`,
+    );
+    // Progress that comes late for a recently answered request is still a problem, as before.
+    h.server(progress(`tok-${requests - 1}`));
+    h.server(progress(`tok-${requests - 500}`));
+    assert.deepEqual(h.kinds(), [
+      ['progress-after-response', 'server'],
+      ['progress-after-response', 'server'],
+    ]);
+  });
+
+  it('progress-after-response: a token reused by a new request in flight is that request’s again', () => {
+    const h = harness();
+    h.client(request(1, 'tools/call', { name: 'slow', _meta: { progressToken: 'tok' } }));
+    h.server(result(1));
+    h.client(request(2, 'tools/call', { name: 'slow', _meta: { progressToken: 'tok' } }));
+    h.server(progress('tok'));
+    assert.deepEqual(h.kinds(), []);
+    h.server(result(2));
+    h.server(progress('tok'));
+    assert.deepEqual(h.kinds(), [['progress-after-response', 'server']]);
   });
 
   it('unanswered: requests in flight when the server exits, not notifications, not answered ones', () => {

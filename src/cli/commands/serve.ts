@@ -75,7 +75,7 @@ function parse<T>(args: string[], options: NonNullable<ParseArgsConfig['options'
 }
 
 /**
- * Serves over stdio (until stdin ends: the transport exits the process then) or, with --http, over
+ * Serves over stdio (until stdin ends: serveStdio exits the process then) or, with --http, over
  * Streamable HTTP until the process is stopped. The URL goes to stderr, never to stdout.
  */
 async function serveOn(server: McpServer, values: TransportValues, name: string): Promise<number> {
