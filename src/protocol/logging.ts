@@ -21,3 +21,17 @@ export function isLoggingLevel(value: unknown): value is LoggingLevel {
 export function passesLevel(level: LoggingLevel, minimum: LoggingLevel): boolean {
   return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(minimum);
 }
+
+/**
+ * The params of a notifications/message, or undefined when the message does not pass `minimum` (unset:
+ * every message passes). Both eras build their log messages here.
+ */
+export function logMessage(
+  level: LoggingLevel,
+  data: unknown,
+  logger: string | undefined,
+  minimum: LoggingLevel | undefined,
+): Record<string, unknown> | undefined {
+  if (minimum !== undefined && !passesLevel(level, minimum)) return undefined;
+  return logger === undefined ? { level, data } : { level, logger, data };
+}

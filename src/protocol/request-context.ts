@@ -116,6 +116,6 @@ class HandlerContext implements RequestContext {
   }
 }
 
-export function legacyMissingCapability(capability: string, method: string): Error {
+export function handshakeMissingCapability(capability: string, method: string): Error {
   return new CapabilityError(capability, method);
 }

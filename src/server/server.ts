@@ -8,12 +8,13 @@ import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import type { ParamHeader } from '../protocol/http/param-headers.js';
 import { Method } from '../protocol/methods.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
-import {
-  type ListKind,
-  type ServerDefinition,
-  type ServerRequestHandler,
-  ServerSession,
-} from '../protocol/server-session.js';
+import type {
+  ListKind,
+  ServerDefinition,
+  ServerRequestHandler,
+  Session,
+} from '../protocol/server-definition.js';
+import { ServerSession } from '../protocol/server-session.js';
 import type { CacheHints } from '../protocol/stateless.js';
 import type {
   CompleteResult,
@@ -92,11 +93,11 @@ export class McpServer implements ServerDefinition {
   private readonly sessions = new Set<ServerSession>();
   private readonly handlers: Map<string, ServerRequestHandler>;
   private readonly subscriptionListeners: Array<
-    (uri: string, subscribed: boolean, session: ServerSession) => void
+    (uri: string, subscribed: boolean, session: Session) => void
   > = [];
   private readonly notificationListeners = new Map<
     string,
-    Array<(params: unknown, session: ServerSession) => void>
+    Array<(params: unknown, session: Session) => void>
   >();
 
   constructor(options: McpServerOptions) {
@@ -196,12 +197,12 @@ export class McpServer implements ServerDefinition {
     return listenHttp((transport) => this.connect(transport), { paramHeaders, ...options });
   }
 
-  sessionClosed(session: ServerSession): void {
-    this.sessions.delete(session);
+  sessionClosed(session: Session): void {
+    this.sessions.delete(session as ServerSession);
   }
 
   /** A session's first subscription to a URI, or its last one gone: tell listeners when the total crosses 0. */
-  subscriptionChanged(session: ServerSession, uri: string, subscribed: boolean): void {
+  subscriptionChanged(session: Session, uri: string, subscribed: boolean): void {
     const others = [...this.sessions].some((s) => s !== session && s.isSubscribed(uri));
     if (others) return;
     for (const listener of this.subscriptionListeners) listener(uri, subscribed, session);
@@ -224,18 +225,18 @@ export class McpServer implements ServerDefinition {
    * Called when the first client subscribes to a URI and when the last one unsubscribes, with the session
    * that did it.
    */
-  onSubscriptionChange(listener: (uri: string, subscribed: boolean, session: ServerSession) => void): void {
+  onSubscriptionChange(listener: (uri: string, subscribed: boolean, session: Session) => void): void {
     this.subscriptionListeners.push(listener);
   }
 
   /** Listens for a notification from clients, e.g. notifications/roots/list_changed. */
-  onClientNotification(method: string, listener: (params: unknown, session: ServerSession) => void): void {
+  onClientNotification(method: string, listener: (params: unknown, session: Session) => void): void {
     const listeners = this.notificationListeners.get(method) ?? [];
     listeners.push(listener);
     this.notificationListeners.set(method, listeners);
   }
 
-  clientNotification(method: string, params: unknown, session: ServerSession): void {
+  clientNotification(method: string, params: unknown, session: Session): void {
     for (const listener of this.notificationListeners.get(method) ?? []) listener(params, session);
   }
 
@@ -332,10 +333,10 @@ export class McpServer implements ServerDefinition {
     throw resourceNotFound(uri);
   }
 
-  private subscribe(params: Record<string, unknown>, session: ServerSession, subscribed: boolean) {
+  private subscribe(params: Record<string, unknown>, session: Session, subscribed: boolean) {
     const { uri } = params;
     if (typeof uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
-    session.setLegacySubscription(uri, subscribed);
+    session.setSubscription(uri, subscribed);
     return {};
   }
 

@@ -1,0 +1,141 @@
+// The stateless era on the server's side (2026-07-28). Nothing here depends on earlier requests on the
+// same connection: the envelope says who asks and with what capabilities, and a handler that needs input
+// from the client ends the request with an input_required result, to be called again with the answers
+// (carried back in a signed requestState).
+
+import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { invalidParams, ToolInputError } from '../errors.js';
+import { logMessage } from '../logging.js';
+import { Method, Notification } from '../methods.js';
+import { buildContext } from '../request-context.js';
+import {
+  encodeStatelessError,
+  encodeStatelessResult,
+  InputRequired,
+  type RequestEnvelope,
+  readEnvelope,
+  requestState,
+  STATELESS_VERSIONS,
+} from '../stateless.js';
+import { HANDSHAKE_VERSIONS } from '../versions.js';
+import { type EraHost, type ServerEra, toolInputErrorResult } from './era.js';
+
+const INPUT_KEYS = new Set(['inputResponses', 'requestState']);
+
+export class StatelessEra implements ServerEra {
+  constructor(private readonly host: EraHost) {}
+
+  async serve(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ctx: ConnectionRequestContext,
+  ): Promise<Record<string, unknown>> {
+    const own = params ?? {};
+    try {
+      const envelope = readEnvelope(own);
+      if (method === Method.ServerDiscover) return this.discover();
+      if (method === Method.SubscriptionsListen) return await this.host.subscriptions.listen(own, ctx);
+      if (method === Method.Initialize || method === Method.LoggingSetLevel) {
+        throw new JsonRpcError(
+          ErrorCode.MethodNotFound,
+          `Method not found: "${method}" does not exist in ${envelope.protocolVersion}`,
+        );
+      }
+      return await this.dispatch(method, own, envelope, ctx);
+    } catch (error) {
+      throw encodeStatelessError(error);
+    }
+  }
+
+  private async dispatch(
+    method: string,
+    params: Record<string, unknown>,
+    envelope: RequestEnvelope,
+    ctx: ConnectionRequestContext,
+  ): Promise<Record<string, unknown>> {
+    const { server, connection, session, cacheHints } = this.host;
+    const handler = server.handler(method);
+    if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+
+    const answers = { ...requestState.decode(params.requestState), ...inputResponsesOf(params) };
+    let asked = 0;
+    const context = buildContext({
+      requestId: ctx.id,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      sessionState: new Map(),
+      get signal() {
+        return ctx.signal;
+      },
+      sendProgress: (update) => ctx.sendProgress(update),
+      log: (level, data, logger) => {
+        // Logging is per request here: only when the request asked for it, at its level.
+        if (!envelope.logLevel) return;
+        const message = logMessage(level, data, logger, envelope.logLevel);
+        if (message) connection.notify(Notification.Message, message, { relatedRequestId: ctx.id });
+      },
+      ask: <T>(askMethod: string, askParams: unknown) => {
+        // The same handler code asks in the same order on every round, so the n-th ask has the same key.
+        const key = `${askMethod}#${++asked}`;
+        if (key in answers) return Promise.resolve(answers[key] as T);
+        return Promise.reject(new InputRequired(key, { method: askMethod, params: askParams }));
+      },
+      missingCapability: (capability, askMethod) =>
+        new JsonRpcError(
+          ErrorCode.MissingRequiredClientCapability,
+          `"${askMethod}" needs the client capability "${capability}", which this request does not declare`,
+          { requiredCapabilities: { [capability.split('.')[0]!]: {} } },
+        ),
+    });
+    let result: Record<string, unknown>;
+    try {
+      result = await handler(withoutInputKeys(params), context, session);
+    } catch (error) {
+      if (error instanceof InputRequired) {
+        return encodeStatelessResult(
+          method,
+          {
+            resultType: 'input_required',
+            inputRequests: { [error.key]: error.request },
+            requestState: requestState.encode(answers),
+          },
+          server.info,
+          cacheHints,
+        );
+      }
+      if (!(error instanceof ToolInputError)) throw error;
+      result = toolInputErrorResult(error);
+    }
+    return encodeStatelessResult(method, result, server.info, cacheHints);
+  }
+
+  private discover(): Record<string, unknown> {
+    const { server, cacheHints } = this.host;
+    const result: Record<string, unknown> = {
+      supportedVersions: [...STATELESS_VERSIONS, ...[...HANDSHAKE_VERSIONS].reverse()],
+      capabilities: server.capabilities(),
+    };
+    if (server.instructions !== undefined) result.instructions = server.instructions;
+    return encodeStatelessResult(Method.ServerDiscover, result, server.info, cacheHints);
+  }
+}
+
+function inputResponsesOf(params: Record<string, unknown>): Record<string, unknown> {
+  const responses = params.inputResponses;
+  if (responses === undefined) return {};
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    throw invalidParams(
+      'Invalid params: inputResponses must be an object keyed like the inputRequests it answers',
+    );
+  }
+  return responses as Record<string, unknown>;
+}
+
+/** What the handler sees: the request's own params, without the round-trip plumbing. */
+function withoutInputKeys(params: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(params).some((k) => INPUT_KEYS.has(k))) return params;
+  return Object.fromEntries(Object.entries(params).filter(([k]) => !INPUT_KEYS.has(k)));
+}
