@@ -1,7 +1,7 @@
 // The mcpwire command line. This is the only part of mcpwire that prints for people; every command is a
 // module of its own, loaded only when it runs, so that `mcpwire serve ...` starts fast.
 
-import { readFileSync } from 'node:fs';
+import { packageVersion } from './package-info.js';
 import { UsageError } from './usage.js';
 
 interface Command {
@@ -38,13 +38,6 @@ const commands: Record<string, Command> = {
   shell: { summary: 'an interactive shell over servers', load: () => import('./commands/shell.js') },
   'get-prompt': { summary: 'get a prompt with arguments', load: () => import('./commands/get-prompt.js') },
 };
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 function help(): string {
   const names = Object.keys(commands);

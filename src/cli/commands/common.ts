@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util';
 import { RoutingError } from '../../host/host.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
-import { packageVersion } from '../main.js';
 import { splitAtDoubleDash } from '../options.js';
+import { packageVersion } from '../package-info.js';
 import { openTarget, ServerFailure, type Target, type TargetOptions } from '../target.js';
 import { UsageError } from '../usage.js';
 

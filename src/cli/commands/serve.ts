@@ -2,8 +2,8 @@
 
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { McpServer } from '../../server/server.js';
-import { packageVersion } from '../main.js';
 import { parseSize } from '../options.js';
+import { packageVersion } from '../package-info.js';
 import { UsageError } from '../usage.js';
 
 export const usage = `Usage: mcpwire serve <server> [options]
