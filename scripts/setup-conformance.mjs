@@ -1,10 +1,12 @@
 // Installs what the official conformance suite needs, into .tools/ (ignored by git), once:
 // Node 22 from the npm registry (the suite needs it; as a devDependency its binary would shadow the
 // project's own `node` in every npm script) and @modelcontextprotocol/conformance itself.
-// Prints the paths as JSON: {"node": ".../node", "conformance": ".../conformance.js"}.
+// Runs before the conformance tests (`npm test` and `npm run test:conformance` call it first), not inside
+// one, so that a slow or failed install is reported as such. Writes the paths to .tools/conformance.json,
+// which test/support/conformance.ts reads: {"node": ".../node", "conformance": ".../conformance.js"}.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +47,6 @@ const pkg = JSON.parse(
   ),
 );
 const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0];
-process.stdout.write(
-  `${JSON.stringify({ node, conformance: join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', bin) })}\n`,
-);
+const conformance = join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', bin);
+writeFileSync(join(tools, 'conformance.json'), `${JSON.stringify({ node, conformance })}\n`);
+process.stdout.write(`conformance suite ${SUITE.version} and Node ${version} are in .tools/\n`);

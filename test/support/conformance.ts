@@ -1,8 +1,8 @@
-// Runs the official conformance suite (installed under .tools/ by scripts/setup-conformance.mjs) and
-// reads its per-scenario results.
+// Runs the official conformance suite (installed under .tools/ by scripts/setup-conformance.mjs, which
+// runs before the tests) and reads its per-scenario results.
 
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -21,15 +21,21 @@ export interface ScenarioResult {
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-let toolsCache: { node: string; conformance: string } | undefined;
+const SETUP = 'node scripts/setup-conformance.mjs';
 
+/** Node 22 and the suite, where the setup put them; an error naming the setup when they are not there. */
 export function conformanceTools(): { node: string; conformance: string } {
-  toolsCache ??= JSON.parse(
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'setup-conformance.mjs')], {
-      encoding: 'utf8',
-    }),
-  ) as { node: string; conformance: string };
-  return toolsCache;
+  const file = path.join(repoRoot, '.tools', 'conformance.json');
+  if (!existsSync(file)) {
+    throw new Error(`the conformance suite is not installed: run "${SETUP}" (npm run test:conformance does)`);
+  }
+  const tools = JSON.parse(readFileSync(file, 'utf8')) as { node: string; conformance: string };
+  for (const installed of [tools.node, tools.conformance]) {
+    if (!existsSync(installed)) {
+      throw new Error(`${installed} (from ${file}) is gone: run "${SETUP}" again`);
+    }
+  }
+  return tools;
 }
 
 /** Runs `conformance <args>` and returns the results of every scenario it saved. */

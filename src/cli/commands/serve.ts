@@ -25,7 +25,7 @@ Options of "serve fs":
   --write                  also offer write_file, edit_file, create_directory, move_file
   --max-message-size SIZE  largest message read or written (default 256MiB)
 
-Usage and options of "serve sqlite":
+Usage and options of "serve sqlite" (it needs the better-sqlite3 package: npm install better-sqlite3):
   mcpwire serve sqlite DB_FILE [--write] [--create]
   --write                  open the database for writing; also offer write_query and create_table
   --create                 make a new, empty database if DB_FILE does not exist
@@ -36,7 +36,8 @@ Usage and options of "serve sqlite":
 Example host configuration:
   {"mcpServers": {
     "files": {"command": "npx", "args": ["mcpwire", "serve", "fs", "--root", "/path/to/dir"]},
-    "db": {"command": "npx", "args": ["mcpwire", "serve", "sqlite", "/path/to/data.db"]}
+    "db": {"command": "npx",
+           "args": ["-p", "mcpwire", "-p", "better-sqlite3", "mcpwire", "serve", "sqlite", "/path/to/data.db"]}
   }}`;
 
 const SERVERS = ['fs', 'sqlite', 'everything'];

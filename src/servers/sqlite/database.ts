@@ -1,8 +1,11 @@
 // Opening the database file: read-only unless the server may write, with one clear sentence and a hint
-// for every way it can fail at start-up (missing, a directory, unreadable, not a database, the binding
-// not built). better-sqlite3 is loaded here, on first use, so that other mcpwire commands never load it.
+// for every way it can fail at start-up (the binding not installed or not built, the file missing, a
+// directory, unreadable, not a database). better-sqlite3 is loaded here, on first use, so that other
+// mcpwire commands never load it; it is an optional peer dependency (a native addon, which installing
+// mcpwire as a library must not compile), so it may not be there at all.
 
 import { accessSync, constants, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -27,15 +30,39 @@ export interface OpenOptions {
   create: boolean;
 }
 
-let binding: Promise<DatabaseClass> | undefined;
-
-export function loadSqlite(): Promise<DatabaseClass> {
-  binding ??= import('better-sqlite3').then((module) => module.default);
-  return binding;
-}
-
 const BINDING_HINT =
   'Reinstall with "npm ci": without a prebuilt binary, better-sqlite3 compiles from source, which needs python3, make and a C++ compiler.';
+
+/** The require that finds better-sqlite3 from where mcpwire is installed, as its peer dependencies are. */
+const ownRequire = createRequire(import.meta.url);
+
+/**
+ * Loads better-sqlite3 (Node's require caches it). `from` is the require that looks for it: the tests give
+ * one rooted where it cannot be found. It is resolved before it is loaded, so that "not installed" is told
+ * apart from a package that is there but fails to load (a missing dependency of its own, say).
+ */
+export function loadSqlite(from: NodeJS.Require = ownRequire): DatabaseClass {
+  try {
+    from.resolve('better-sqlite3');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') {
+      throw new SqliteOpenError(
+        'the SQLite server needs the better-sqlite3 package, which is not installed',
+        'Run "npm install better-sqlite3" where mcpwire is installed (with npx: npx -p mcpwire -p better-sqlite3 mcpwire serve sqlite ...).',
+      );
+    }
+    throw bindingError(error);
+  }
+  try {
+    return from('better-sqlite3') as DatabaseClass;
+  } catch (error) {
+    throw bindingError(error);
+  }
+}
+
+function bindingError(error: unknown): SqliteOpenError {
+  return new SqliteOpenError(`the SQLite binding could not be loaded (${messageOf(error)})`, BINDING_HINT);
+}
 
 /** Opens `file` as the server's own connection (for the schema; queries get connections of their own). */
 export async function openDatabase(file: string, options: OpenOptions): Promise<Database> {
@@ -45,14 +72,10 @@ export async function openDatabase(file: string, options: OpenOptions): Promise<
       'Give the path of a SQLite database file (queries run in a separate process, which must open it too).',
     );
   }
+  // The binding first: without it nothing about the file can be fixed usefully.
+  const Sqlite = loadSqlite();
   const absolute = path.resolve(file);
   const exists = checkFile(file, absolute, options);
-  let Sqlite: DatabaseClass;
-  try {
-    Sqlite = await loadSqlite();
-  } catch (error) {
-    throw new SqliteOpenError(`the SQLite binding could not be loaded (${messageOf(error)})`, BINDING_HINT);
-  }
   let db: Database;
   try {
     if (!exists) {
@@ -61,9 +84,8 @@ export async function openDatabase(file: string, options: OpenOptions): Promise<
     }
     db = new Sqlite(absolute, { readonly: !options.write, fileMustExist: true });
   } catch (error) {
-    if (/bindings|\.node|NODE_MODULE_VERSION|dlopen/i.test(messageOf(error))) {
-      throw new SqliteOpenError(`the SQLite binding could not be loaded (${messageOf(error)})`, BINDING_HINT);
-    }
+    // better-sqlite3 loads its compiled addon only when the first database is opened.
+    if (/bindings|\.node|NODE_MODULE_VERSION|dlopen/i.test(messageOf(error))) throw bindingError(error);
     throw new SqliteOpenError(
       `cannot open ${file}: ${messageOf(error)}`,
       'Check the file and its permissions.',

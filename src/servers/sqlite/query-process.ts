@@ -8,6 +8,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { loadSqlite } from './database.js';
 import type { QueryJob, QueryReply } from './query-messages.js';
 import { type Cell, toCell, toParameter } from './values.js';
 
@@ -21,8 +22,9 @@ type Database = BetterSqlite3.Database;
 let Sqlite: typeof BetterSqlite3 | undefined;
 const connections: { read?: Database; write?: Database } = {};
 
-async function connection(mode: 'read' | 'write'): Promise<Database> {
-  Sqlite ??= (await import('better-sqlite3')).default;
+function connection(mode: 'read' | 'write'): Database {
+  // Through the server's own loader (which has already loaded it once), so a failure reads the same.
+  Sqlite ??= loadSqlite();
   connections[mode] ??= new Sqlite(file, { readonly: mode === 'read', fileMustExist: true });
   return connections[mode];
 }
@@ -38,7 +40,7 @@ function bind(job: QueryJob): unknown[] {
 }
 
 async function run(job: QueryJob): Promise<void> {
-  const db = await connection(job.mode);
+  const db = connection(job.mode);
   const statement = db.prepare(job.sql);
   if (job.mode === 'read') {
     // The statement-kind check has run in the server already; SQLite's own verdict is the last word.
