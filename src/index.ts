@@ -1,28 +1,138 @@
-// The public API of mcpwire.
+// The public API of mcpwire: named exports only, chosen one by one and pinned by
+// test/architecture/public-api.test.ts, so that any change to this list is deliberate. The JSON-RPC
+// engine on its own is also at mcpwire/jsonrpc (src/jsonrpc.ts).
 
-export { McpClient, type McpClientOptions, UnsupportedVersionError } from './client/client.js';
-export { type HostConfig, loadConfig, parseConfig } from './host/config.js';
-export { type HostOptions, McpHost } from './host/host.js';
-export * from './jsonrpc/connection.js';
-export * from './jsonrpc/errors.js';
-export * from './jsonrpc/messages.js';
-export type { FrameError, Transport, TransportHandlers } from './jsonrpc/transport.js';
-export type { RequestContext } from './protocol/context.js';
-export * from './protocol/errors.js';
-export { ServerSession } from './protocol/server-session.js';
-export * from './protocol/types.js';
+// The client, and the host over many servers.
+export {
+  type CallOptions,
+  type ClientHandlerContext,
+  type ListName,
+  McpClient,
+  type McpClientOptions,
+  UnsupportedVersionError,
+} from './client/client.js';
+export type { EraName } from './client/eras/era.js';
+export { ConfigError, type HostConfig, loadConfig, parseConfig, type ServerConfig } from './host/config.js';
+export {
+  type HostEvent,
+  type HostOptions,
+  McpHost,
+  type QualifiedPrompt,
+  type QualifiedResource,
+  type QualifiedTool,
+  type RestartPolicy,
+  RoutingError,
+  type ServerState,
+  type ServerStatus,
+} from './host/host.js';
+// Errors and the JSON-RPC engine.
+export {
+  abortCancellation,
+  type CancellationStrategy,
+  notifyCancellation,
+} from './jsonrpc/cancellation.js';
+export {
+  Connection,
+  type ConnectionOptions,
+  type ConnectionProblem,
+  type Progress,
+  type RequestOptions,
+} from './jsonrpc/connection.js';
+export { ErrorCode } from './jsonrpc/error-codes.js';
+export {
+  type CloseReason,
+  ConnectionClosedError,
+  JsonRpcError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from './jsonrpc/errors.js';
+export { McpwireError, type McpwireErrorCode } from './jsonrpc/local-errors.js';
+export type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from './jsonrpc/messages.js';
+export type { SendOptions, Transport, TransportHandlers } from './jsonrpc/transport.js';
+// The protocol's shapes.
+export type { AskOptions, RequestContext } from './protocol/context.js';
+export { CapabilityError, ToolInputError } from './protocol/errors.js';
+export { Method, Notification } from './protocol/methods.js';
+export type { Session } from './protocol/server-definition.js';
+export { type CacheHints, LATEST_STATELESS_VERSION, STATELESS_VERSIONS } from './protocol/stateless.js';
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  CallToolRequestParams,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  Cursor,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  ImageContent,
+  Implementation,
+  InitializeRequestParams,
+  InitializeResult,
+  JsonSchema,
+  ListRootsResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  Meta,
+  ProgressToken,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  PromptReference,
+  ProtocolVersion,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceTemplate,
+  ResourceTemplateReference,
+  Role,
+  Root,
+  SamplingMessage,
+  ServerCapabilities,
+  TextContent,
+  TextResourceContents,
+  Tool,
+  ToolAnnotations,
+} from './protocol/types.js';
 export { HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION } from './protocol/versions.js';
-export { McpServer, type McpServerOptions } from './server/server.js';
-export type { ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
-export { UriTemplate } from './server/uri-template.js';
+// The server.
+export { createHttpHandler, type HttpHandlerOptions, type ListenOptions, listenHttp } from './server/http.js';
+export type { PromptDefinition, PromptHandler } from './server/prompts.js';
+export type {
+  Completer,
+  ReadOutput,
+  ResourcePage,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  TemplateReader,
+} from './server/resources.js';
+export { McpServer, type McpServerOptions, type Registration } from './server/server.js';
+export type { ServeStdioOptions } from './server/stdio-process.js';
+export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
+export { type TemplateValue, UriTemplate } from './server/uri-template.js';
+// Transports.
 export { ChildProcessTransport, type ChildProcessTransportOptions } from './transport/child-process.js';
-export { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder, type Framing } from './transport/framing/decoder.js';
-export { encodeFrame, FrameWriter } from './transport/framing/writer.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './transport/http/client-transport.js';
-export { type EventStore, InMemoryEventStore } from './transport/http/event-store.js';
-export { type ListenOptions, listenHttp } from './transport/http/listen.js';
-export { createHttpHandler, type HttpHandlerOptions } from './transport/http/server-handler.js';
+export {
+  type EventStore,
+  InMemoryEventStore,
+  type InMemoryEventStoreOptions,
+} from './transport/http/event-store.js';
+export type { HttpListener } from './transport/http/listen.js';
+export type { OriginPolicy } from './transport/http/security.js';
+export type { HttpHandler } from './transport/http/server-handler.js';
 export { createInMemoryPair, InMemoryTransport } from './transport/memory.js';
 export { StdioServerTransport, type StdioServerTransportOptions } from './transport/stdio.js';
 export { StreamTransport, type StreamTransportOptions } from './transport/stream.js';
-export { tapTransport } from './transport/tap.js';
+export { type TapObserver, tapTransport } from './transport/tap.js';

@@ -5,6 +5,7 @@
 
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
+import { McpwireError } from '../jsonrpc/local-errors.js';
 import { Method } from '../protocol/methods.js';
 import type {
   ClientCapabilities,
@@ -67,7 +68,7 @@ export class ClientAnswers {
   answer(method: string, params: Record<string, unknown>, context: ClientHandlerContext): Promise<unknown> {
     const answer = this.table.get(method);
     if (answer) return answer(params, context);
-    return Promise.reject(new Error(missing(method)));
+    return Promise.reject(new McpwireError('UNANSWERABLE_REQUEST', missing(method)));
   }
 
   capabilities(): ClientCapabilities {

@@ -4,6 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { McpwireError } from '../jsonrpc/local-errors.js';
 
 export interface ServerConfig {
   command: string;
@@ -19,8 +20,11 @@ export interface HostConfig {
 }
 
 /** A configuration that cannot be used, with where and why. */
-export class ConfigError extends Error {
+export class ConfigError extends McpwireError {
   override readonly name = 'ConfigError';
+  constructor(message: string) {
+    super('CONFIG', message);
+  }
 }
 
 export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<HostConfig> {

@@ -5,6 +5,7 @@
 
 import { type CallOptions, McpClient, type McpClientOptions } from '../client/client.js';
 import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../jsonrpc/errors.js';
+import { McpwireError } from '../jsonrpc/local-errors.js';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -95,8 +96,11 @@ interface ServerEntry {
 }
 
 /** A call named a server or tool that the host does not have. */
-export class RoutingError extends Error {
+export class RoutingError extends McpwireError {
   override readonly name = 'RoutingError';
+  constructor(message: string) {
+    super('ROUTING', message);
+  }
 }
 
 export class McpHost {

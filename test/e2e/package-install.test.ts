@@ -36,7 +36,9 @@ const CONSUMER_TS = `import {
   McpClient,
   McpHost,
   McpServer,
+  McpwireError,
 } from 'mcpwire';
+import { abortCancellation, Connection as EngineConnection, createInMemoryPair, ErrorCode } from 'mcpwire/jsonrpc';
 
 export function echoServer(): McpServer {
   const server = new McpServer({ name: 'consumer', version: '1.0.0' });
@@ -76,6 +78,17 @@ export async function startHost(file: string): Promise<McpHost> {
 
 export function rawConnection(): Connection {
   return new Connection(new ChildProcessTransport({ command: 'node', args: ['server.js'] }));
+}
+
+/** The engine alone, from the mcpwire/jsonrpc subpath: the same class as the main entry's. */
+export function engine(): { same: boolean; code: number } {
+  const [a] = createInMemoryPair();
+  const connection: Connection = new EngineConnection(a, { cancellation: abortCancellation });
+  return { same: connection instanceof Connection, code: ErrorCode.HeaderMismatch };
+}
+
+export function isLocal(error: unknown): string | undefined {
+  return error instanceof McpwireError ? error.code : undefined;
 }
 `;
 
