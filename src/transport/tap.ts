@@ -10,7 +10,12 @@ export interface TapObserver {
 }
 
 export function tapTransport(inner: Transport, observer: TapObserver): Transport {
+  // Everything else passes through as it is: the send options, what the transport declares
+  // (streamPerRequest) and what it is told (the protocol version). A tap that dropped them turned an
+  // HTTP client's standalone requests into session requests without their headers.
   return {
+    streamPerRequest: inner.streamPerRequest,
+    setProtocolVersion: inner.setProtocolVersion?.bind(inner),
     start(handlers: TransportHandlers) {
       inner.start({
         ...handlers,
@@ -20,9 +25,9 @@ export function tapTransport(inner: Transport, observer: TapObserver): Transport
         },
       });
     },
-    send(payload) {
+    send(payload, options) {
       observer.sent?.(payload);
-      inner.send(payload);
+      inner.send(payload, options);
     },
     flush: () => inner.flush(),
     close: () => inner.close(),

@@ -737,7 +737,7 @@ describe('McpHost over mcp-server-everything, mcp-server-filesystem and mcpwire 
     assert.equal(host.client('everything').era, 'handshake');
     assert.equal(host.client('filesystem').era, 'handshake');
     // mcpwire's own server answers server/discover: the host talks 2026-07-28 to it.
-    assert.equal(host.client('files').era, 'modern');
+    assert.equal(host.client('files').era, 'stateless');
     assert.equal(host.client('files').protocolVersion, MODERN);
   });
 

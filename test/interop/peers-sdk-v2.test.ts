@@ -7,7 +7,7 @@
 //    `mode: { pin: '2026-07-28' }` runs server/discover and never falls back, and `mode: 'auto'` (probe,
 //    then fall back) is shown to choose the modern era with mcpwire;
 //  - mcpwire's McpClient against an SDK v2 server (test/fixtures/interop/sdk-v2-server.mjs, served by the
-//    SDK's own dual-era `serveStdio`), with `era: 'handshake' | 'modern' | 'auto'`.
+//    SDK's own dual-era `serveStdio`), with `era: 'handshake' | 'stateless' | 'auto'`.
 // A tool that asks the user runs in each: a server-to-client elicitation/create request in the handshake
 // era, an input_required result and a retry with inputResponses in the modern one, answered by the
 // client's ordinary handlers either way. Every message mcpwire emits in these exchanges is checked against
@@ -841,7 +841,7 @@ describe('over Streamable HTTP, in both eras', () => {
       const { transport, wire } = recording(new HttpClientTransport(url));
       try {
         await client.connect(transport, { timeout: 20_000 });
-        assert.equal(client.era, 'modern');
+        assert.equal(client.era, 'stateless');
         assert.equal(textOf(await client.callTool('hello')), 'hello over HTTP');
         assert.deepEqual(rejected, [], 'the SDK server refused nothing (its header checks passed)');
         assert.deepEqual(await schemaProblems(MODERN, wire), []);

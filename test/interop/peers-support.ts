@@ -59,6 +59,9 @@ export function recording(inner: Transport): { transport: Transport; wire: Wire 
     },
     flush: () => inner.flush(),
     close: () => inner.close(),
+    // What the inner transport declares and is told goes through unchanged (an HTTP client's exchanges).
+    streamPerRequest: inner.streamPerRequest,
+    setProtocolVersion: inner.setProtocolVersion?.bind(inner),
   };
   return { transport, wire };
 }
