@@ -5,6 +5,7 @@
 import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
 import { codecFor, type RevisionCodec } from '../codec.js';
 import type { AskOptions } from '../context.js';
@@ -191,7 +192,8 @@ class HandshakeRequestSource implements ContextSource {
       if (elicitation === 'none' || (url && elicitation === 'form')) {
         const since = url ? '2025-11-25' : '2025-06-18';
         return Promise.reject(
-          new Error(
+          new McpwireError(
+            'NOT_IN_REVISION',
             `"${method}"${url ? ' in URL mode' : ''} does not exist in protocol revision ${this.codec.version}: it came with ${since}`,
           ),
         );
