@@ -20,9 +20,9 @@ const validators = new Map<string, Promise<{ ajv: AjvInstance; defs: string }>>(
 async function load(revision: string): Promise<{ ajv: AjvInstance; defs: string }> {
   const url = new URL(`../../spec/mcp-schema/${revision}/schema.json`, import.meta.url);
   const schema = JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
-  const modern = '$defs' in schema;
+  const draft2020 = '$defs' in schema;
   type AjvClass = new (options: object) => AjvInstance;
-  const module = (modern ? await import('ajv/dist/2020.js') : await import('ajv')) as unknown as {
+  const module = (draft2020 ? await import('ajv/dist/2020.js') : await import('ajv')) as unknown as {
     default: AjvClass;
   };
   const formats = (await import('ajv-formats')) as unknown as { default: (ajv: AjvInstance) => void };
@@ -30,7 +30,7 @@ async function load(revision: string): Promise<{ ajv: AjvInstance; defs: string 
   formats.default(ajv);
   const { $schema: _drop, ...body } = schema;
   ajv.addSchema(body, 'mcp');
-  return { ajv, defs: modern ? '$defs' : 'definitions' };
+  return { ajv, defs: draft2020 ? '$defs' : 'definitions' };
 }
 
 /** Errors of `value` under the revision's definition `name` (e.g. "Tool"); an empty list when valid. */

@@ -4,7 +4,7 @@ import type { Check } from '../check.js';
 import { contentChecks } from './content.js';
 import { jsonRpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
-import { modernChecks } from './stateless.js';
+import { statelessChecks } from './stateless.js';
 import { stdioChecks } from './stdio.js';
 
 export const allChecks: Check[] = [
@@ -12,5 +12,5 @@ export const allChecks: Check[] = [
   ...jsonRpcChecks,
   ...stdioChecks,
   ...contentChecks,
-  ...modernChecks,
+  ...statelessChecks,
 ];

@@ -23,9 +23,9 @@ async function discover(peer: Peer): Promise<Record<string, unknown> | undefined
   return Array.isArray(versions) && versions.includes(REVISION) ? result : undefined;
 }
 
-export const modernChecks: Check[] = [
+export const statelessChecks: Check[] = [
   {
-    id: 'modern-discover',
+    id: 'stateless-discover',
     title: `server/discover answers without a handshake (${REVISION})`,
     rule: {
       source: `${SPEC} server/discover`,
@@ -42,7 +42,7 @@ export const modernChecks: Check[] = [
     },
   },
   {
-    id: 'modern-envelope',
+    id: 'stateless-envelope',
     title: 'a request without its envelope gets -32602, an unknown version -32022',
     rule: {
       source: `${SPEC} basic/versioning`,
@@ -77,7 +77,7 @@ export const modernChecks: Check[] = [
     },
   },
   {
-    id: 'modern-results',
+    id: 'stateless-results',
     title: `results carry resultType and cache hints (${REVISION})`,
     rule: {
       source: `${SPEC} schema`,
