@@ -6,7 +6,9 @@
 // server exits, and a server that keeps running after its stdin closed.
 
 import { classify, type JsonRpcId } from '../jsonrpc/messages.js';
-import { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder } from '../transport/framing/decoder.js';
+import { FrameDecoder } from '../transport/framing/decoder.js';
+import { excerpt, LineReassembler, type ReassemblyEvents } from './reassembly.js';
+import { FINISHED_TOKENS_KEPT, RecentTokens } from './recent-tokens.js';
 
 export type Direction = 'client' | 'server';
 
@@ -52,92 +54,14 @@ interface InFlight {
   progressToken: unknown;
 }
 
-const EXCERPT = 240;
-
-/**
- * How many answered requests' progress tokens each side remembers. Progress sent after the response
- * comes soon after it in practice; remembering every token ever answered made a long-lived trace grow
- * without bound.
- */
-const FINISHED_TOKENS_KEPT = 1024;
-
-/** A set that keeps only its `limit` most recently added members, forgetting the oldest first. */
-class RecentTokens {
-  // A Set iterates in insertion order, so its first member is the oldest.
-  private readonly members = new Set<unknown>();
-
-  constructor(private readonly limit: number) {}
-
-  get size(): number {
-    return this.members.size;
-  }
-
-  has(token: unknown): boolean {
-    return this.members.has(token);
-  }
-
-  add(token: unknown): void {
-    this.members.delete(token);
-    this.members.add(token);
-    if (this.members.size > this.limit) this.members.delete(this.members.values().next().value);
-  }
-
-  delete(token: unknown): void {
-    this.members.delete(token);
-  }
-}
-const NOT_JSON: unique symbol = Symbol('not JSON');
-
-function excerpt(text: string): string {
-  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
-}
-
-/**
- * Follows strings and brackets across the lines of a message split by raw newlines, to tell when the
- * lines gathered so far can make one whole JSON value (and whether a raw newline fell inside a string).
- */
-class Scan {
-  depth = 0;
-  inString = false;
-  private escaped = false;
-
-  /** Feeds one line; false when its brackets cannot belong to one JSON value. */
-  feed(text: string): boolean {
-    this.escaped = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 0x5c) this.escaped = true;
-        else if (c === 0x22) this.inString = false;
-      } else if (c === 0x22) this.inString = true;
-      else if (c === 0x7b || c === 0x5b) this.depth++;
-      else if ((c === 0x7d || c === 0x5d) && --this.depth < 0) return false;
-    }
-    return true;
-  }
-
-  get complete(): boolean {
-    return this.depth === 0 && !this.inString;
-  }
-}
-
-/** Lines that are not JSON on their own, gathered while they may be one message split by raw newlines. */
-interface Gathering {
-  lines: string[];
-  /** The lines joined as the message would read with its raw newlines escaped (inside strings) or kept. */
-  joined: string;
-  scan: Scan;
-}
-
 class Side {
   readonly decoder: FrameDecoder;
   /** Requests this side sent that the other has not answered. */
   readonly inFlight = new Map<JsonRpcId, InFlight>();
   /** Progress tokens of requests this side sent that were already answered (the most recent ones). */
   readonly finishedTokens = new RecentTokens(FINISHED_TOKENS_KEPT);
-  /** Frames that were not JSON, kept to see whether the next ones complete them (raw newlines). */
-  gathering: Gathering | undefined;
+  /** Frames that were not JSON, gathered while they may be one message split by raw newlines. */
+  readonly reassembler: LineReassembler;
   /** Frames this side sent that were not JSON: each is owed a -32700 Parse error response. */
   notJson = 0;
   /** Error responses with id null this side sent: what answers a line that was not JSON. */
@@ -145,11 +69,12 @@ class Side {
 
   constructor(
     readonly name: Direction,
-    onFrame: (text: string) => void,
+    events: ReassemblyEvents,
     onProblem: (problem: WireProblem) => void,
   ) {
+    this.reassembler = new LineReassembler(events, isMessageLike);
     this.decoder = new FrameDecoder({
-      frame: onFrame,
+      frame: (text) => this.reassembler.frame(text),
       oversize: (head, size, limit) =>
         onProblem({
           kind: 'oversize',
@@ -174,8 +99,16 @@ export class WireMonitor {
   ) {
     this.clock = options.clock ?? (() => performance.now());
     const problem = (p: WireProblem) => this.events.problem?.(p);
-    this.client = new Side('client', (text) => this.frame(this.client, this.server, text), problem);
-    this.server = new Side('server', (text) => this.frame(this.server, this.client, text), problem);
+    this.client = new Side(
+      'client',
+      this.reassemblyEvents(() => [this.client, this.server]),
+      problem,
+    );
+    this.server = new Side(
+      'server',
+      this.reassemblyEvents(() => [this.server, this.client]),
+      problem,
+    );
   }
 
   /** Bytes the client wrote to the server's stdin. */
@@ -191,7 +124,7 @@ export class WireMonitor {
   clientEnded(): void {
     this.clientEndedAt = this.clock();
     this.client.decoder.end();
-    this.flushBroken(this.client);
+    this.client.reassembler.flush();
   }
 
   /** Called when the server is still running a while after the client closed its stdin. */
@@ -208,7 +141,7 @@ export class WireMonitor {
   /** The server exited: whatever it left unanswered is reported. */
   serverExited(description: string): void {
     this.server.decoder.end();
-    this.flushBroken(this.server);
+    this.server.reassembler.flush();
     for (const [id, request] of this.client.inFlight) {
       this.events.problem?.({
         kind: 'unanswered',
@@ -217,7 +150,7 @@ export class WireMonitor {
       });
     }
     this.client.inFlight.clear();
-    const owed = this.client.notJson + (this.client.gathering?.lines.length ?? 0) - this.server.nullIdErrors;
+    const owed = this.client.notJson + this.client.reassembler.pendingLines - this.server.nullIdErrors;
     if (owed > 0) {
       this.events.problem?.({
         kind: 'unanswered',
@@ -239,67 +172,22 @@ export class WireMonitor {
     return this.client.finishedTokens.size + this.server.finishedTokens.size;
   }
 
-  private frame(from: Side, to: Side, text: string): void {
-    let payload: unknown = NOT_JSON;
-    try {
-      payload = JSON.parse(text);
-    } catch {
-      // Not JSON on its own; see below.
-    }
-    const gathering = from.gathering;
-    if (gathering) {
-      // A line that is a whole message on its own does not continue a broken one; any other line may.
-      if (payload === NOT_JSON || !isMessageLike(payload)) {
-        this.gather(from, to, gathering, text);
-        return;
-      }
-      this.flushBroken(from);
-    }
-    if (payload !== NOT_JSON) {
-      this.deliver(from, to, payload);
-      return;
-    }
-    // Not JSON: perhaps the first line of a message that raw newlines split.
-    const scan = new Scan();
-    if (/^\s*[{[]/.test(text) && scan.feed(text) && !scan.complete) {
-      from.gathering = { lines: [text], joined: text, scan };
-      return;
-    }
-    this.reportNotJson(from, text, 1);
-  }
-
-  private gather(from: Side, to: Side, gathering: Gathering, text: string): void {
-    // A raw newline inside a string stands for "\n" there; between tokens it is only whitespace.
-    gathering.joined += `${gathering.scan.inString ? '\\n' : '\n'}${text}`;
-    gathering.lines.push(text);
-    if (!gathering.scan.feed(text) || gathering.joined.length > DEFAULT_MAX_MESSAGE_SIZE) {
-      this.flushBroken(from);
-      return;
-    }
-    if (!gathering.scan.complete) return;
-    from.gathering = undefined;
-    const bytes = gathering.lines.join('\n');
-    let payload: unknown;
-    try {
-      payload = JSON.parse(gathering.joined);
-    } catch {
-      this.reportNotJson(from, bytes, gathering.lines.length);
-      return;
-    }
-    this.events.problem?.({
-      kind: 'raw-newline',
-      from: from.name,
-      message: `a message was split across ${gathering.lines.length} lines by raw newlines; a message is one line, and newlines inside JSON strings must be escaped as \\n`,
-      bytes: excerpt(bytes),
-    });
-    this.deliver(from, to, payload);
-  }
-
-  private flushBroken(side: Side): void {
-    const gathering = side.gathering;
-    if (gathering === undefined) return;
-    side.gathering = undefined;
-    this.reportNotJson(side, gathering.lines.join('\n'), gathering.lines.length);
+  /** What a side's reassembler reports, turned into deliveries and problems of that side. */
+  private reassemblyEvents(sides: () => [from: Side, to: Side]): ReassemblyEvents {
+    return {
+      value: (payload) => {
+        const [from, to] = sides();
+        this.deliver(from, to, payload);
+      },
+      rawNewline: (lines, bytes) =>
+        this.events.problem?.({
+          kind: 'raw-newline',
+          from: sides()[0].name,
+          message: `a message was split across ${lines} lines by raw newlines; a message is one line, and newlines inside JSON strings must be escaped as \\n`,
+          bytes: excerpt(bytes),
+        }),
+      notJson: (text, lines) => this.reportNotJson(sides()[0], text, lines),
+    };
   }
 
   /** `lines` lines that are not JSON: `text`, joined by newlines when there are several. */
