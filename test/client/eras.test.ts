@@ -8,6 +8,7 @@ import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { exampleServer } from '../support/stateless-server.js';
 
 const callbacks: Partial<McpClientOptions> = {
@@ -99,10 +100,27 @@ describe('McpClient eras', () => {
     );
   });
 
-  it('falls back to initialize when server/discover is never answered', async () => {
+  it('falls back to initialize when server/discover is never answered', async (t) => {
+    // On the fake clock: the probe is shown to be given up at its 50 ms timeout and not before.
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { transport, seen } = legacyServer('never');
     const client = new McpClient({ name: 'test', version: '1.0.0', discoverTimeout: 50 });
-    await client.connect(transport);
+    const connecting = client.connect(transport);
+    // When connect settled, on the fake clock (an assertion below fails instead of the test hanging); the
+    // handler also keeps a rejection during advance() from being unhandled. Awaited below.
+    let connectedAt: number | undefined;
+    connecting.then(
+      () => {
+        connectedAt = clock.now;
+      },
+      () => {},
+    );
+    await clock.advance(49);
+    assert.deepEqual(seen, ['server/discover'], 'gave up on server/discover before its timeout');
+    await clock.advance(1);
+    assert.equal(connectedAt, 50, 'did not fall back at the discover timeout');
+    await connecting;
     assert.equal(client.era, 'handshake');
     assert.deepEqual(seen, ['server/discover', 'initialize']);
   });

@@ -7,6 +7,7 @@ import { McpClient } from '../../src/client/client.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
 import { HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION } from '../../src/protocol/versions.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { CLIENT_INFO, connectToFake, FakeServer, rejection } from './fake-server.js';
 
 describe('McpClient handshake', () => {
@@ -65,11 +66,29 @@ describe('McpClient handshake', () => {
     await client.close();
   });
 
-  it('fails connect with a timeout error when initialize is never answered', async () => {
+  it('fails connect with a timeout error when initialize is never answered', async (t) => {
+    // On the fake clock: the handshake's timeout is shown to fire at 20 ms and not before.
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const [clientSide, serverSide] = createInMemoryPair();
     const server = new FakeServer(serverSide);
     const client = new McpClient({ ...CLIENT_INFO, era: 'handshake' });
-    const error = await rejection(client.connect(clientSide, { timeout: 20 }));
+    const failed = rejection(client.connect(clientSide, { timeout: 20 }));
+    // When connect settled, on the fake clock: an assertion below fails instead of the test hanging.
+    let failedAt: number | undefined;
+    failed.then(
+      () => {
+        failedAt = clock.now;
+      },
+      () => {},
+    );
+    await clock.advance(19);
+    assert.equal(failedAt, undefined, 'gave up on initialize before its timeout');
+    assert.deepEqual(server.methods(), ['initialize']);
+    assert.equal(client.closed, undefined);
+    await clock.advance(1);
+    assert.equal(failedAt, 20, 'connect did not fail at its timeout');
+    const error = await failed;
     assert.ok(error instanceof RequestTimeoutError, String(error));
     assert.equal(error.method, 'initialize');
     assert.equal(error.timeoutMs, 20);

@@ -2,7 +2,8 @@
 // optional reset of the timer on progress, a maximum total time; a timeout rejects with a typed error and
 // cancels the request at the peer, whose late answer is then ignored.
 //
-// Short real timeouts are awaited as rejections; the 60 s default runs on a fake clock.
+// Every test runs on a fake clock: a timeout is shown to fire at its deadline and not a millisecond before,
+// which waiting for real short timeouts could not show, and no test spends real time waiting.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -33,18 +34,26 @@ function tokenOf(message: Record<string, unknown> | undefined): unknown {
   return token;
 }
 
-/** Sends progress for `token` every `everyMs`; returns the function that stops it. */
-function reportProgress(peer: FakePeer, token: unknown, everyMs: number): () => void {
+/**
+ * The peer's progress for `token`: `every(ms, until)` moves the clock on in steps of `ms` up to `until` ms
+ * after the clock's start, reporting progress after each step (counted from 1), as a peer working on the
+ * request would. The count carries on from one call to the next.
+ */
+function progressOf(clock: FakeClock, peer: FakePeer, token: unknown) {
   let count = 0;
-  const timer = setInterval(() => {
-    count++;
-    peer.deliver({
-      jsonrpc: '2.0',
-      method: PROGRESS_NOTIFICATION,
-      params: { progressToken: token, progress: count },
-    });
-  }, everyMs);
-  return () => clearInterval(timer);
+  return {
+    async every(everyMs: number, untilMs: number): Promise<void> {
+      while (clock.now + everyMs <= untilMs) {
+        await clock.advance(everyMs);
+        count++;
+        peer.deliver({
+          jsonrpc: '2.0',
+          method: PROGRESS_NOTIFICATION,
+          params: { progressToken: token, progress: count },
+        });
+      }
+    },
+  };
 }
 
 describe('connection timeouts', () => {
@@ -60,18 +69,32 @@ describe('connection timeouts', () => {
     assert.ok(isTimeout('idle', 60_000)(result.error()));
   });
 
-  it('uses the connection-wide default the user sets', async () => {
+  it('uses the connection-wide default the user sets', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection } = connect({ timeout: 30 });
-    await assert.rejects(connection.request('slow'), isTimeout('idle', 30));
+    const result = settled(connection.request('slow'));
+    await clock.advance(29);
+    assert.equal(result.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+    assert.ok(isTimeout('idle', 30)(result.error()));
   });
 
-  it('lets one request override the default, either way', async () => {
+  it('lets one request override the default, either way', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect({ timeout: 60 });
-    const shorter = connection.request('slow', undefined, { timeout: 20 });
+    const shorter = settled(connection.request('slow', undefined, { timeout: 20 }));
     const longer = settled(connection.request('patient', undefined, { timeout: 10_000 }));
-    const normal = connection.request('normal');
-    await assert.rejects(shorter, isTimeout('idle', 20));
-    await assert.rejects(normal, isTimeout('idle', 60, 'normal'));
+    const normal = settled(connection.request('normal'));
+    await clock.advance(20);
+    assert.equal(shorter.state(), 'rejected');
+    assert.ok(isTimeout('idle', 20)(shorter.error()));
+    assert.equal(normal.state(), 'pending', 'the shorter timeout of one request shortened another');
+    await clock.advance(40);
+    assert.equal(normal.state(), 'rejected');
+    assert.ok(isTimeout('idle', 60, 'normal')(normal.error()));
     assert.equal(longer.state(), 'pending');
     const id = peer.messages().find((m) => m.method === 'patient')?.id;
     peer.deliver({ jsonrpc: '2.0', id, result: 'worth the wait' });
@@ -91,11 +114,17 @@ describe('connection timeouts', () => {
     assert.equal(result.value(), 'eventually');
   });
 
-  it('cancels a timed-out request at the peer, then ignores its late response', async () => {
+  it('cancels a timed-out request at the peer, then ignores its late response', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer, problems } = connect();
-    const request = connection.request('slow', { a: 1 }, { timeout: 20 });
+    const request = settled(connection.request('slow', { a: 1 }, { timeout: 20 }));
     const id = peer.messages()[0]?.id;
-    await assert.rejects(request, isTimeout('idle', 20));
+    await clock.advance(19);
+    assert.equal(request.state(), 'pending');
+    assert.deepEqual(peer.notifications(CANCELLED_NOTIFICATION), [], 'cancelled before its timeout');
+    await clock.advance(1);
+    assert.ok(isTimeout('idle', 20)(request.error()));
     const cancels = peer.notifications(CANCELLED_NOTIFICATION);
     assert.equal(cancels.length, 1);
     const params = cancels[0]?.params as { requestId: unknown; reason?: unknown };
@@ -108,83 +137,95 @@ describe('connection timeouts', () => {
     assert.equal(connection.closed, undefined);
   });
 
-  it('does not reset the timer on progress unless asked to', async () => {
+  it('does not reset the timer on progress unless asked to', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect();
-    const request = connection.request('slow', {}, { timeout: 80, onProgress: () => {} });
-    const token = tokenOf(peer.messages()[0]);
-    const stop = reportProgress(peer, token, 10);
-    try {
-      await assert.rejects(request, isTimeout('idle', 80));
-    } finally {
-      stop();
-    }
+    const request = settled(connection.request('slow', {}, { timeout: 80, onProgress: () => {} }));
+    const progress = progressOf(clock, peer, tokenOf(peer.messages()[0]));
+    // Progress every 10 ms up to 70 ms: had any of it reset the timer, the request would live past 80 ms.
+    await progress.every(10, 70);
+    await clock.advance(9);
+    assert.equal(request.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(request.state(), 'rejected');
+    assert.ok(isTimeout('idle', 80)(request.error()));
   });
 
-  it('restarts the timer on each progress with resetTimeoutOnProgress', async () => {
+  it('restarts the timer on each progress with resetTimeoutOnProgress', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect();
     const started = performance.now();
     let id: unknown;
-    const request = connection.request(
-      'slow',
-      {},
-      {
-        timeout: 150,
-        resetTimeoutOnProgress: true,
-        // Answer well past the timeout, so that only the resets can have kept the request alive.
-        onProgress: (p) => {
-          if (p.progress === 30) queueMicrotask(() => peer.deliver({ jsonrpc: '2.0', id, result: 'done' }));
+    const request = settled(
+      connection.request(
+        'slow',
+        {},
+        {
+          timeout: 150,
+          resetTimeoutOnProgress: true,
+          // Answer well past the timeout, so that only the resets can have kept the request alive.
+          onProgress: (p) => {
+            if (p.progress === 30) queueMicrotask(() => peer.deliver({ jsonrpc: '2.0', id, result: 'done' }));
+          },
         },
-      },
+      ),
     );
     const sent = peer.messages()[0]!;
     id = sent.id;
-    const token = tokenOf(sent);
-    const stop = reportProgress(peer, token, 10);
-    try {
-      assert.equal(await request, 'done');
-    } finally {
-      stop();
-    }
+    const progress = progressOf(clock, peer, tokenOf(sent));
+    await progress.every(10, 300);
+    await drain();
+    assert.equal(request.state(), 'fulfilled', `the request did not live on: ${String(request.error())}`);
+    assert.equal(request.value(), 'done');
     assert.ok(performance.now() - started > 150, 'the request did not outlive its idle timeout');
   });
 
-  it('takes resetTimeoutOnProgress as a connection-wide default', async () => {
+  it('takes resetTimeoutOnProgress as a connection-wide default', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect({
       timeout: 100,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: 250,
     });
-    const request = connection.request('slow', {}, { onProgress: () => {} });
-    const token = tokenOf(peer.messages()[0]);
-    const stop = reportProgress(peer, token, 10);
-    try {
-      // Kept alive by progress past its 100 ms idle timeout, it ends at the maximum total time.
-      await assert.rejects(request, isTimeout('total', 250));
-    } finally {
-      stop();
-    }
+    const request = settled(connection.request('slow', {}, { onProgress: () => {} }));
+    const progress = progressOf(clock, peer, tokenOf(peer.messages()[0]));
+    // Kept alive by progress past its 100 ms idle timeout, it ends at the maximum total time.
+    await progress.every(10, 240);
+    await clock.advance(9);
+    assert.equal(request.state(), 'pending', 'progress did not keep the request past its idle timeout');
+    await clock.advance(1);
+    assert.equal(request.state(), 'rejected');
+    assert.ok(isTimeout('total', 250)(request.error()));
   });
 
-  it('fails a request at its maximum total time whatever progress it reports', async () => {
+  it('fails a request at its maximum total time whatever progress it reports', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
     const { connection, peer } = connect();
-    const request = connection.request(
-      'slow',
-      {},
-      {
-        timeout: 100,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: 250,
-        onProgress: () => {},
-      },
+    const request = settled(
+      connection.request(
+        'slow',
+        {},
+        {
+          timeout: 100,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: 250,
+          onProgress: () => {},
+        },
+      ),
     );
     const id = peer.messages()[0]?.id;
-    const token = tokenOf(peer.messages()[0]);
-    const stop = reportProgress(peer, token, 10);
-    try {
-      await assert.rejects(request, isTimeout('total', 250));
-    } finally {
-      stop();
-    }
+    const progress = progressOf(clock, peer, tokenOf(peer.messages()[0]));
+    await progress.every(10, 240);
+    await clock.advance(9);
+    assert.equal(request.state(), 'pending');
+    assert.deepEqual(peer.notifications(CANCELLED_NOTIFICATION), []);
+    await clock.advance(1);
+    assert.equal(request.state(), 'rejected');
+    assert.ok(isTimeout('total', 250)(request.error()));
     const [cancel] = peer.notifications(CANCELLED_NOTIFICATION);
     const params = cancel?.params as { requestId: unknown; reason: string } | undefined;
     assert.equal(params?.requestId, id);
