@@ -11,7 +11,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
-import { SseParser } from './sse.js';
+import { readResumable } from './resumable-stream.js';
 
 export interface HttpClientTransportOptions {
   /** Extra headers on every request (Authorization, say). */
@@ -154,72 +154,23 @@ export class HttpClientTransport implements Transport {
     return true;
   }
 
-  /**
-   * Reads an SSE response; when it breaks before every awaited response came, resumes it. The GET stream
-   * (`persistent`) awaits no response and is resumed whenever it breaks, until the transport closes.
-   */
-  private async readStream(response: Response, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
-    let lastEventId: string | undefined;
-    let retry = this.options.reconnectDelay ?? 1000;
-    let attempts = 0;
-    let current: Response | undefined = response;
-    let controller: AbortController | undefined;
-    while (current) {
-      let progressed = false;
-      try {
-        const parser = new SseParser();
-        const decoder = new TextDecoder();
-        for await (const chunk of current.body as unknown as AsyncIterable<Uint8Array>) {
-          for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
-            progressed = true;
-            if (event.id !== undefined) lastEventId = event.id;
-            if (event.retry !== undefined) retry = event.retry;
-            if (event.data === '') continue;
-            const message = JSON.parse(event.data) as unknown;
-            const c = classify(message);
-            if (c.kind === 'response' && c.message.id !== null) awaiting.delete(c.message.id);
-            this.deliver(message);
-          }
-        }
-      } catch {
-        // A broken connection: resumed below if anything is still awaited.
-      }
-      if (controller) this.controllers.delete(controller);
-      current = undefined;
-      if (this.closing || this.closeReason) break;
-      if (!persistent && (awaiting.size === 0 || lastEventId === undefined)) break;
-      // maxReconnects counts attempts in a row that brought nothing: a server that ends the stream after
-      // each event (polling, as 2025-11-25 allows) was followed for maxReconnects events only.
-      if (progressed) attempts = 0;
-      // A reconnect that fails (a broken connection, a 5xx) is tried again: it gave up after the first.
-      // The reconnect is aborted by close(): it was not, so close() left a resumed stream open.
-      while (!current && !this.closing && ++attempts <= (this.options.maxReconnects ?? 5)) {
-        controller = new AbortController();
-        this.controllers.add(controller);
-        await sleep(retry, controller.signal);
-        if (this.closing) break;
-        // The GET stream without an event id yet is opened afresh; with one, resumed from there.
-        const resumeFrom: Record<string, string> =
-          lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId };
-        const answer = await fetch(this.url, {
+  /** Reads an SSE answer to the end, resuming it when it breaks (resumable-stream.ts). */
+  private readStream(response: Response, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
+    return readResumable(response, awaiting, persistent, {
+      retryDelay: this.options.reconnectDelay ?? 1000,
+      maxReconnects: this.options.maxReconnects ?? 5,
+      stopped: () => this.closing || this.closeReason !== undefined,
+      track: (controller, on) =>
+        on ? this.controllers.add(controller) : this.controllers.delete(controller),
+      reconnect: (resumeFrom, signal) =>
+        fetch(this.url, {
           method: 'GET',
           headers: this.headers({ Accept: 'text/event-stream', ...resumeFrom }),
-          signal: controller.signal,
-        }).catch(() => undefined);
-        if (answer?.ok) {
-          current = answer;
-          break;
-        }
-        this.controllers.delete(controller);
-        await answer?.body?.cancel().catch(() => {});
-        // A refusal (404: the session is gone; 405, 400) will not change by trying again.
-        if (answer && answer.status < 500 && answer.status !== 429) break;
-      }
-    }
-    if (controller) this.controllers.delete(controller);
-    if (awaiting.size > 0 && !this.closeReason && !this.closing) {
-      this.failRequests([...awaiting], 0, 'the response stream ended before the response arrived');
-    }
+          signal,
+        }),
+      deliver: (message) => this.deliver(message),
+      failed: (ids, why) => this.failRequests(ids, 0, why),
+    });
   }
 
   /** The GET stream for messages that belong to no request; a server without one answers 405. */
@@ -271,19 +222,6 @@ export class HttpClientTransport implements Transport {
     this.closeReason = reason;
     this.handlers?.closed(reason);
   }
-}
-
-/** Waits `ms`, or less if `signal` is aborted first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 }
 
 /** A body as JSON, or undefined when it is not JSON. */
