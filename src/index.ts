@@ -133,6 +133,13 @@ export type { HttpListener } from './transport/http/listen.js';
 export type { OriginPolicy } from './transport/http/security.js';
 export type { HttpHandler } from './transport/http/server-handler.js';
 export { createInMemoryPair, InMemoryTransport } from './transport/memory.js';
+export {
+  type ExponentialRetryOptions,
+  exponentialRetry,
+  fixedRetry,
+  neverRetry,
+  type RetryPolicy,
+} from './transport/retry.js';
 export { StdioServerTransport, type StdioServerTransportOptions } from './transport/stdio.js';
 export { StreamTransport, type StreamTransportOptions } from './transport/stream.js';
 export { type TapObserver, tapTransport } from './transport/tap.js';

@@ -6,6 +6,12 @@ import { McpClient, type McpClientOptions } from '../client/client.js';
 import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../jsonrpc/errors.js';
 import type { Prompt, Resource, Tool } from '../protocol/types.js';
 import { ChildProcessTransport } from '../transport/child-process.js';
+import {
+  type ExponentialRetryOptions,
+  exponentialRetry,
+  neverRetry,
+  type RetryPolicy,
+} from '../transport/retry.js';
 import type { HostConfig, ServerConfig } from './config.js';
 import type { Naming } from './naming.js';
 
@@ -29,13 +35,8 @@ export type HostEvent =
   | { type: 'list-changed'; server: string; list: 'tools' | 'resources' | 'prompts' }
   | { type: 'log'; server: string; level: string; data: unknown };
 
-export interface RestartPolicy {
-  /** Attempts after a crash before giving up (5). */
-  maxAttempts?: number;
-  /** First delay in ms, doubled each attempt (500). */
-  initialDelay?: number;
-  maxDelay?: number;
-}
+/** The default way a crashed server is restarted: exponential back-off. */
+export type RestartPolicy = ExponentialRetryOptions;
 
 export interface HostOptions {
   clientInfo?: { name: string; version: string };
@@ -45,8 +46,8 @@ export interface HostOptions {
   healthInterval?: number;
   /** How long a server may take to answer initialize, in ms (30 000). */
   startTimeout?: number;
-  /** false turns restarts off. */
-  restart?: RestartPolicy | false;
+  /** How a crashed server is restarted: exponential back-off (RestartPolicy) by default, any RetryPolicy, or false for never. */
+  restart?: RestartPolicy | RetryPolicy | false;
   /** Client callbacks (sampling, elicitation, roots, timeouts) shared by every server's client. */
   client?: Partial<Omit<McpClientOptions, 'name' | 'version'>>;
   /** The servers' stderr: kept (default), copied to ours, or handed to a function with the server's name. */
@@ -73,11 +74,15 @@ export class Supervisor {
   readonly entries = new Map<string, ServerEntry>();
   private healthTimer: ReturnType<typeof setInterval> | undefined;
   private stopping = false;
+  private readonly restartPolicy: RetryPolicy;
 
   constructor(
     config: HostConfig,
     private readonly options: HostOptions = {},
   ) {
+    const restart = options.restart;
+    this.restartPolicy =
+      restart === false ? neverRetry : restart && 'delay' in restart ? restart : exponentialRetry(restart);
     for (const [name, serverConfig] of Object.entries(config.servers)) {
       if (serverConfig.disabled) continue;
       this.entries.set(name, {
@@ -209,15 +214,10 @@ export class Supervisor {
   }
 
   private scheduleRestart(entry: ServerEntry): void {
-    const policy = this.options.restart;
-    if (policy === false || this.stopping) return;
-    const maxAttempts = policy?.maxAttempts ?? 5;
-    if (entry.attempt >= maxAttempts) return;
+    if (this.stopping) return;
+    const delayMs = this.restartPolicy.delay(entry.attempt + 1);
+    if (delayMs === undefined) return;
     entry.attempt++;
-    const delayMs = Math.min(
-      (policy?.initialDelay ?? 500) * 2 ** (entry.attempt - 1),
-      policy?.maxDelay ?? 30_000,
-    );
     entry.state = 'restarting';
     this.options.onEvent?.({ type: 'restarting', server: entry.name, attempt: entry.attempt, delayMs });
     entry.restartTimer = setTimeout(() => {

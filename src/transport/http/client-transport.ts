@@ -11,6 +11,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import { fixedRetry, type RetryPolicy } from '../retry.js';
 import { readResumable } from './resumable-stream.js';
 
 export interface HttpClientTransportOptions {
@@ -18,7 +19,13 @@ export interface HttpClientTransportOptions {
   headers?: Record<string, string>;
   /** Open a GET stream for server-initiated messages once the session has its protocol version (true). */
   openStream?: boolean;
-  /** Attempts to resume a broken stream before its requests fail (5), and the delay when the server gives none. */
+  /**
+   * How a broken stream is resumed: the delay before each attempt in a row that brings nothing, and when
+   * to give up (its requests then fail). A delay the server names in `retry` wins. By default
+   * fixedRetry(reconnectDelay, maxReconnects).
+   */
+  reconnect?: RetryPolicy;
+  /** Shorthand for a fixed reconnect policy: attempts (5), and the delay when the server gives none (1000 ms). */
   maxReconnects?: number;
   reconnectDelay?: number;
 }
@@ -157,8 +164,9 @@ export class HttpClientTransport implements Transport {
   /** Reads an SSE answer to the end, resuming it when it breaks (resumable-stream.ts). */
   private readStream(response: Response, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
     return readResumable(response, awaiting, persistent, {
-      retryDelay: this.options.reconnectDelay ?? 1000,
-      maxReconnects: this.options.maxReconnects ?? 5,
+      retry:
+        this.options.reconnect ??
+        fixedRetry(this.options.reconnectDelay ?? 1000, this.options.maxReconnects ?? 5),
       stopped: () => this.closing || this.closeReason !== undefined,
       track: (controller, on) =>
         on ? this.controllers.add(controller) : this.controllers.delete(controller),

@@ -5,13 +5,12 @@
 // the transport's: it is asked through ResumeHost.
 
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
+import type { RetryPolicy } from '../retry.js';
 import { SseParser } from './sse.js';
 
 export interface ResumeHost {
-  /** The delay before a reconnect when the server named none, in ms. */
-  readonly retryDelay: number;
-  /** Reconnects in a row that bring nothing before the stream is given up. */
-  readonly maxReconnects: number;
+  /** How long to wait before each reconnect in a row that brought nothing, and when to give up. */
+  readonly retry: RetryPolicy;
   /** Whether the transport is closing or closed: nothing is resumed then. */
   stopped(): boolean;
   /** Keeps (or forgets) a controller that the transport's close() must abort. */
@@ -34,7 +33,8 @@ export async function readResumable(
   host: ResumeHost,
 ): Promise<void> {
   let lastEventId: string | undefined;
-  let retry = host.retryDelay;
+  /** The delay the server asked for in its last `retry` field. */
+  let suggested: number | undefined;
   let attempts = 0;
   let current: Response | undefined = response;
   let controller: AbortController | undefined;
@@ -47,7 +47,7 @@ export async function readResumable(
         for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
           progressed = true;
           if (event.id !== undefined) lastEventId = event.id;
-          if (event.retry !== undefined) retry = event.retry;
+          if (event.retry !== undefined) suggested = event.retry;
           if (event.data === '') continue;
           const message = JSON.parse(event.data) as unknown;
           const c = classify(message);
@@ -62,15 +62,17 @@ export async function readResumable(
     current = undefined;
     if (host.stopped()) break;
     if (!persistent && (awaiting.size === 0 || lastEventId === undefined)) break;
-    // maxReconnects counts attempts in a row that brought nothing: a server that ends the stream after
-    // each event (polling, as 2025-11-25 allows) was followed for maxReconnects events only.
+    // Attempts count in a row those that brought nothing: a server that ends the stream after each event
+    // (polling, as 2025-11-25 allows) was followed for a few events only.
     if (progressed) attempts = 0;
     // A reconnect that fails (a broken connection, a 5xx) is tried again: it gave up after the first.
     // The reconnect is aborted by close(): it was not, so close() left a resumed stream open.
-    while (!current && !host.stopped() && ++attempts <= host.maxReconnects) {
+    while (!current && !host.stopped()) {
+      const wait = host.retry.delay(++attempts, suggested);
+      if (wait === undefined) break;
       controller = new AbortController();
       host.track(controller, true);
-      await sleep(retry, controller.signal);
+      await sleep(wait, controller.signal);
       if (host.stopped()) break;
       // The GET stream without an event id yet is opened afresh; with one, resumed from there.
       const resumeFrom: Record<string, string> =
