@@ -1,6 +1,7 @@
 // The manifest of the specification's requirements (spec/requirements.json) and the tests that cite them.
 // A test cites a requirement by its id in brackets in its name, it('[lifecycle.version-echo] ...'), or
-// through the typed helper of test/support/requirements.ts, it(cites('lifecycle.version-echo', '...')).
+// through the typed helper of test/support/requirements.ts, as a tag, it(cites('lifecycle.version-echo')`...`),
+// or with the title as second argument.
 // Citing an id the manifest does not have fails; requirements no test cites are listed as diagnostics.
 //
 // The helper's RequirementId type is generated from the manifest into test/support/requirement-ids.ts, and
@@ -55,8 +56,9 @@ function citations(source: string): string[] {
       if (pieces.every((p) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(p))) ids.push(...pieces);
     }
   }
-  // The helper form: a test name that is a call of cites() with one id or an array of ids. Only string
-  // literals can be read here; anything else is returned under its raw text, which is no known id, and fails.
+  // The helper forms: a test name that calls cites() with one id or an array of ids, with the title as its
+  // second argument or as the template it tags. Only string literals can be read here; anything else is
+  // returned under its raw text, which is no known id, and fails.
   const helper = /\b(?:it|test|describe)\(\s*cites\(\s*(\[[^\]]*\]|(['"`])[^'"`]*\2|[^,)]+)/g;
   for (const [, argument] of source.matchAll(helper)) {
     const elements = argument!.startsWith('[') ? argument!.slice(1, -1).split(',') : [argument!];
@@ -117,6 +119,8 @@ describe('spec/requirements.json', () => {
       "const notAName = '[x.y]';",
       `${call}(cites('o.p', 'helper'), () => {});`,
       `${call}(\n  cites(\n    ['q.r', "s.t"],\n    \`helper, two ids \${x}\`,\n  ),\n  () => {},\n);`,
+      `${call}(cites('w.x')\`tagged \${y}\`, () => {});`,
+      `${call}(cites(['y.z', 'z.a'])\`tagged, two ids\`, () => {});`,
       `${suite}(cites(someId, 'computed'), () => {});`,
       "const notATest = cites('u.v', 'not a name');",
     ].join('\n');
@@ -129,6 +133,9 @@ describe('spec/requirements.json', () => {
       'o.p',
       'q.r',
       's.t',
+      'w.x',
+      'y.z',
+      'z.a',
       'someId',
     ]);
   });
