@@ -8,6 +8,7 @@ import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
+import { cites } from '../support/requirements.js';
 import { exampleServer } from '../support/stateless-server.js';
 
 const callbacks: Partial<McpClientOptions> = {
@@ -54,7 +55,10 @@ function legacyServer(answerDiscover: 'error' | 'never'): {
 }
 
 describe('McpClient eras', () => {
-  it('speaks 2026-07-28 to a server that answers server/discover', async () => {
+  it(cites([
+    'stateless.discover',
+    'stateless.era-probe',
+  ])`speaks 2026-07-28 to a server that answers server/discover`, async () => {
     const client = await clientFor();
     assert.equal(client.era, 'stateless');
     assert.equal(client.protocolVersion, '2026-07-28');
@@ -64,7 +68,9 @@ describe('McpClient eras', () => {
     await client.close();
   });
 
-  it('answers input_required rounds through its callbacks and returns the final result', async () => {
+  it(cites(
+    'stateless.input-required',
+  )`answers input_required rounds through its callbacks and returns the final result`, async () => {
     const client = await clientFor();
     const asked = await client.callTool('ask_name');
     assert.deepEqual(asked.content, [{ type: 'text', text: 'hello Ada (accept)' }]);
@@ -84,7 +90,7 @@ describe('McpClient eras', () => {
     await client.close();
   });
 
-  it('falls back to initialize when server/discover gets an error', async () => {
+  it(cites('stateless.era-probe')`falls back to initialize when server/discover gets an error`, async () => {
     const { transport, seen } = legacyServer('error');
     const client = new McpClient({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
@@ -99,7 +105,9 @@ describe('McpClient eras', () => {
     );
   });
 
-  it('falls back to initialize when server/discover is never answered', async () => {
+  it(cites(
+    'stateless.era-probe',
+  )`falls back to initialize when server/discover is never answered`, async () => {
     const { transport, seen } = legacyServer('never');
     const client = new McpClient({ name: 'test', version: '1.0.0', discoverTimeout: 50 });
     await client.connect(transport);
@@ -107,7 +115,7 @@ describe('McpClient eras', () => {
     assert.deepEqual(seen, ['server/discover', 'initialize']);
   });
 
-  it('remembers the era of a server for the life of the process', async () => {
+  it(cites('stateless.era-cache')`remembers the era of a server for the life of the process`, async () => {
     const first = legacyServer('error');
     await new McpClient({ name: 't', version: '1', serverKey: 'old-server' }).connect(first.transport);
     const second = legacyServer('error');
@@ -117,7 +125,7 @@ describe('McpClient eras', () => {
     assert.deepEqual(second.seen, ['initialize'], 'no second probe');
   });
 
-  it('treats a result without resultType as complete', async () => {
+  it(cites('stateless.result-type')`treats a result without resultType as complete`, async () => {
     const [clientSide, serverSide] = createInMemoryPair();
     const server = new Connection(serverSide);
     server.onRequest('server/discover', () => ({
@@ -132,7 +140,7 @@ describe('McpClient eras', () => {
     assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'plain' }]);
   });
 
-  it('gets either resource-not-found code, by era', async () => {
+  it(cites('stateless.resource-not-found')`gets either resource-not-found code, by era`, async () => {
     for (const era of ['stateless', 'handshake'] as const) {
       const client = await clientFor({ era });
       const error = await client.readResource('file:///missing').then(
