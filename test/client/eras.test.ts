@@ -9,6 +9,7 @@ import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { cites } from '../support/requirements.js';
 import { exampleServer } from '../support/stateless-server.js';
 
 const callbacks: Partial<McpClientOptions> = {
@@ -55,7 +56,10 @@ function legacyServer(answerDiscover: 'error' | 'never'): {
 }
 
 describe('McpClient eras', () => {
-  it('speaks 2026-07-28 to a server that answers server/discover', async () => {
+  it(cites([
+    'stateless.discover',
+    'stateless.era-probe',
+  ])`speaks 2026-07-28 to a server that answers server/discover`, async () => {
     const client = await clientFor();
     assert.equal(client.era, 'stateless');
     assert.equal(client.protocolVersion, '2026-07-28');
@@ -65,7 +69,9 @@ describe('McpClient eras', () => {
     await client.close();
   });
 
-  it('answers input_required rounds through its callbacks and returns the final result', async () => {
+  it(cites(
+    'stateless.input-required',
+  )`answers input_required rounds through its callbacks and returns the final result`, async () => {
     const client = await clientFor();
     const asked = await client.callTool('ask_name');
     assert.deepEqual(asked.content, [{ type: 'text', text: 'hello Ada (accept)' }]);
@@ -85,7 +91,7 @@ describe('McpClient eras', () => {
     await client.close();
   });
 
-  it('falls back to initialize when server/discover gets an error', async () => {
+  it(cites('stateless.era-probe')`falls back to initialize when server/discover gets an error`, async () => {
     const { transport, seen } = legacyServer('error');
     const client = new McpClient({ name: 'test', version: '1.0.0' });
     await client.connect(transport);
@@ -100,7 +106,9 @@ describe('McpClient eras', () => {
     );
   });
 
-  it('falls back to initialize when server/discover is never answered', async (t) => {
+  it(cites(
+    'stateless.era-probe',
+  )`falls back to initialize when server/discover is never answered`, async (t) => {
     // On the fake clock: the probe is shown to be given up at its 50 ms timeout and not before.
     const clock = new FakeClock().install();
     t.after(() => clock.uninstall());
@@ -125,7 +133,7 @@ describe('McpClient eras', () => {
     assert.deepEqual(seen, ['server/discover', 'initialize']);
   });
 
-  it('remembers the era of a server for the life of the process', async () => {
+  it(cites('stateless.era-cache')`remembers the era of a server for the life of the process`, async () => {
     const first = legacyServer('error');
     await new McpClient({ name: 't', version: '1', serverKey: 'old-server' }).connect(first.transport);
     const second = legacyServer('error');
@@ -135,7 +143,7 @@ describe('McpClient eras', () => {
     assert.deepEqual(second.seen, ['initialize'], 'no second probe');
   });
 
-  it('treats a result without resultType as complete', async () => {
+  it(cites('stateless.result-type')`treats a result without resultType as complete`, async () => {
     const [clientSide, serverSide] = createInMemoryPair();
     const server = new Connection(serverSide);
     server.onRequest('server/discover', () => ({
@@ -150,7 +158,7 @@ describe('McpClient eras', () => {
     assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'plain' }]);
   });
 
-  it('gets either resource-not-found code, by era', async () => {
+  it(cites('stateless.resource-not-found')`gets either resource-not-found code, by era`, async () => {
     for (const era of ['stateless', 'handshake'] as const) {
       const client = await clientFor({ era });
       const error = await client.readResource('file:///missing').then(

@@ -17,6 +17,7 @@ import {
   ChildProcessTransport,
   type ChildProcessTransportOptions,
 } from '../../src/transport/child-process.js';
+import { cites } from '../support/requirements.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'transport', name);
@@ -148,7 +149,7 @@ describe('real processes', { concurrency: true }, () => {
       assert.deepEqual(problems, []);
     });
 
-    it('closes by ending stdin: the server exits with code 0', async () => {
+    it(cites('stdio.client-shutdown')`closes by ending stdin: the server exits with code 0`, async () => {
       const { connection, transport, closed } = start('echo-server.mjs');
       assert.deepEqual(await connection.request('echo', {}), {});
       const pid = transport.pid!;
@@ -180,7 +181,7 @@ describe('real processes', { concurrency: true }, () => {
   });
 
   describe('ChildProcessTransport: servers that do not exit when asked', { concurrency: true }, () => {
-    it('sends SIGTERM to a server that ignores the end of stdin', async () => {
+    it(cites('stdio.client-shutdown')`sends SIGTERM to a server that ignores the end of stdin`, async () => {
       const { connection, transport, closed } = start('lingering-server.mjs', [], { shutdownGrace: 200 });
       await notification(connection, 'ready');
       const pid = transport.pid!;
@@ -191,7 +192,9 @@ describe('real processes', { concurrency: true }, () => {
       assertGone(pid);
     });
 
-    it('escalates to SIGKILL for a server that traps SIGTERM and never exits', async () => {
+    it(cites(
+      'stdio.client-shutdown',
+    )`escalates to SIGKILL for a server that traps SIGTERM and never exits`, async () => {
       const server = start('lingering-server.mjs', ['trap-sigterm'], { shutdownGrace: 200 });
       await notification(server.connection, 'ready');
       const pid = server.transport.pid!;
@@ -271,7 +274,9 @@ describe('real processes', { concurrency: true }, () => {
   });
 
   describe('StdioServerTransport in a real process', { concurrency: true }, () => {
-    it('answers a slow request in flight after stdin ends, then exits with code 0', async () => {
+    it(cites(
+      'stdio.exit-on-stdin-close',
+    )`answers a slow request in flight after stdin ends, then exits with code 0`, async () => {
       const child = spawn(process.execPath, [fixture('echo-server.mjs')], {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -322,7 +327,9 @@ describe('real processes', { concurrency: true }, () => {
       assert.equal(reason.message, 'server exited with code 0 after shutdown');
     });
 
-    it('sends console.log and process.stdout.write from a handler to stderr, not into the protocol', async () => {
+    it(cites(
+      'stdio.stdout-protocol-only',
+    )`sends console.log and process.stdout.write from a handler to stderr, not into the protocol`, async () => {
       const server = start('echo-server.mjs');
       assert.deepEqual(await server.connection.request('noise'), { ok: true });
       assert.deepEqual(await server.connection.request('echo', { after: 'noise' }), { after: 'noise' });

@@ -33,6 +33,7 @@ import type { ServerSession } from '../../src/protocol/server-session.js';
 import { LATEST_STATELESS_VERSION, MetaKey, STATELESS_VERSIONS } from '../../src/protocol/stateless.js';
 import { McpServer } from '../../src/server/server.js';
 import { StreamTransport } from '../../src/transport/stream.js';
+import { cites } from '../support/requirements.js';
 import { HANDSHAKE_REVISIONS, messageErrors } from '../support/spec-validate.js';
 
 const TESTDATA = path.join(import.meta.dirname, 'testdata');
@@ -245,7 +246,10 @@ describe('golden wire transcripts (test/golden/testdata)', () => {
   });
 
   for (const name of files) {
-    it(`${name}: the server writes exactly the lines of the transcript, each valid in its revision`, async () => {
+    it(cites([
+      'stdio.newline-delimited',
+      'messages.schema-valid',
+    ])`${name}: the server writes exactly the lines of the transcript, each valid in its revision`, async () => {
       const file = path.join(TESTDATA, name);
       const expected = readFileSync(file, 'utf8');
       const actual = await play(expected);

@@ -10,6 +10,7 @@ import { validateAgainst } from '../../src/doctor/spec-schema.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import type { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair, type InMemoryTransport } from '../../src/transport/memory.js';
+import { cites } from '../support/requirements.js';
 import { exampleServer } from '../support/stateless-server.js';
 
 const REVISION = '2026-07-28';
@@ -73,7 +74,11 @@ const REQUEST_EXAMPLES: Record<string, string> = {
 
 describe('2026-07-28 on the server', () => {
   for (const [request, response] of Object.entries(REQUEST_EXAMPLES)) {
-    it(`accepts the specification's ${request} example and answers with a valid ${response}`, async () => {
+    it(cites([
+      'stateless.envelope',
+      'stateless.discover',
+      'messages.schema-valid',
+    ])`accepts the specification's ${request} example and answers with a valid ${response}`, async () => {
       const { clientSide } = connect();
       for (const file of readdirSync(path.join(examples, request))) {
         const message = JSON.parse(readFileSync(path.join(examples, request, file), 'utf8')) as {
@@ -90,7 +95,10 @@ describe('2026-07-28 on the server', () => {
     });
   }
 
-  it('answers a request without clientCapabilities with -32602 and an unknown version with -32022', async () => {
+  it(cites([
+    'stateless.envelope',
+    'stateless.unsupported-version',
+  ])`answers a request without clientCapabilities with -32602 and an unknown version with -32022`, async () => {
     const { client } = connect();
     const missing = await failure(
       client.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': REVISION } }),
@@ -106,7 +114,7 @@ describe('2026-07-28 on the server', () => {
     assert.deepEqual(unknown.data, { supported: [REVISION], requested: '2099-01-01' });
   });
 
-  it('serves both eras on one connection, deciding per message', async () => {
+  it(cites('stateless.dual-era')`serves both eras on one connection, deciding per message`, async () => {
     const { client } = connect();
     // Stateless first: no handshake needed.
     const tools = await client.request<{ tools: Array<{ name: string }>; resultType: string }>('tools/list', {
@@ -129,7 +137,7 @@ describe('2026-07-28 on the server', () => {
     assert.deepEqual(await validateAgainst(REVISION, 'ListToolsResult', again), []);
   });
 
-  it('lists tools in the same order every time', async () => {
+  it(cites('stateless.tools-order')`lists tools in the same order every time`, async () => {
     const { client } = connect();
     const first = await client.request<{ tools: Array<{ name: string }> }>('tools/list', { _meta: META });
     const second = await client.request<{ tools: Array<{ name: string }> }>('tools/list', { _meta: META });
@@ -139,7 +147,9 @@ describe('2026-07-28 on the server', () => {
     );
   });
 
-  it('turns a handler that elicits into an input_required round trip, and finishes it with the answer', async () => {
+  it(cites(
+    'stateless.input-required',
+  )`turns a handler that elicits into an input_required round trip, and finishes it with the answer`, async () => {
     const { client } = connect();
     const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
     const first = await client.request<Record<string, unknown>>('tools/call', {
@@ -166,7 +176,9 @@ describe('2026-07-28 on the server', () => {
     assert.equal(second.content[0]?.text, 'hello Ada (accept)');
   });
 
-  it('asks one question per round when a handler needs several answers', async () => {
+  it(cites(
+    'stateless.input-required',
+  )`asks one question per round when a handler needs several answers`, async () => {
     const { client } = connect();
     const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {}, roots: {} } };
     const call = { _meta: meta, name: 'two_questions', arguments: {} };
@@ -193,7 +205,9 @@ describe('2026-07-28 on the server', () => {
     assert.equal(done.content[0]?.text, 'sampled; 2 roots');
   });
 
-  it('refuses with -32021 when the request lacks a capability the handler needs', async () => {
+  it(cites(
+    'stateless.missing-capability',
+  )`refuses with -32021 when the request lacks a capability the handler needs`, async () => {
     const { client } = connect();
     const error = await failure(
       client.request('tools/call', { _meta: META, name: 'ask_name', arguments: {} }),
@@ -202,7 +216,9 @@ describe('2026-07-28 on the server', () => {
     assert.deepEqual(error.data, { requiredCapabilities: { elicitation: {} } });
   });
 
-  it('logs per request: nothing without logLevel, only messages at or above it with one', async () => {
+  it(cites(
+    'stateless.log-level',
+  )`logs per request: nothing without logLevel, only messages at or above it with one`, async () => {
     const { client } = connect();
     const seen: unknown[] = [];
     client.onNotification('notifications/message', (params) => seen.push(params));
@@ -216,7 +232,9 @@ describe('2026-07-28 on the server', () => {
     assert.deepEqual(seen, [{ level: 'warning', data: 'a warning line' }]);
   });
 
-  it('reports a missing resource with -32602 (it is -32002 in the handshake era)', async () => {
+  it(cites(
+    'stateless.resource-not-found',
+  )`reports a missing resource with -32602 (it is -32002 in the handshake era)`, async () => {
     const { client } = connect();
     const modern = await failure(client.request('resources/read', { _meta: META, uri: 'file:///nope' }));
     assert.equal(modern.code, -32602);
@@ -230,7 +248,9 @@ describe('2026-07-28 on the server', () => {
     assert.equal(legacy.code, -32002);
   });
 
-  it('subscriptions/listen: acknowledges first, then delivers list changes and resource updates with its id', async () => {
+  it(cites(
+    'stateless.subscriptions-ack',
+  )`subscriptions/listen: acknowledges first, then delivers list changes and resource updates with its id`, async () => {
     const { client, server } = connect();
     const received: Array<{ method: string; params: Record<string, unknown> }> = [];
     let wake: (() => void) | undefined;

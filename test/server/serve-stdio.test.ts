@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it, mock } from 'node:test';
 import { McpServer } from '../../src/server/server.js';
+import { cites } from '../support/requirements.js';
 
 type Stream = 'stdin' | 'stdout' | 'stderr';
 
@@ -35,7 +36,10 @@ function text(stream: PassThrough): string {
 }
 
 describe('McpServer.serveStdio', () => {
-  it('sends stray stdout writes to stderr while it serves, then restores stdout and exits when stdin ends', async () => {
+  it(cites([
+    'stdio.stdout-protocol-only',
+    'stdio.exit-on-stdin-close',
+  ])`sends stray stdout writes to stderr while it serves, then restores stdout and exits when stdin ends`, async () => {
     const server = new McpServer({ name: 'stdio', version: '1.0.0' });
     server.tool({ name: 'noisy' }, () => {
       process.stdout.write('stray print\n');

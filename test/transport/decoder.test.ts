@@ -9,6 +9,7 @@ import vm from 'node:vm';
 import fc from 'fast-check';
 import { type DecoderOptions, FrameDecoder, type Framing } from '../../src/transport/framing/decoder.js';
 import { encodeFrame } from '../../src/transport/framing/writer.js';
+import { cites } from '../support/requirements.js';
 
 interface Oversize {
   head: string;
@@ -64,7 +65,7 @@ function bytewise(text: string): Buffer[] {
 const cl = (json: string) => encodeFrame(json, 'content-length');
 
 describe('FrameDecoder: newline-delimited JSON', () => {
-  it('delivers one frame per line, compact JSON as sent', () => {
+  it(cites('stdio.newline-delimited')`delivers one frame per line, compact JSON as sent`, () => {
     const { frames, decoder, errors } = decode([
       '{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","id":1}\n',
     ]);
@@ -234,7 +235,7 @@ describe('FrameDecoder: chunk boundaries inside UTF-8 characters', () => {
   const bytes = (framing: Framing) => Buffer.from(encodeFrame(json, framing));
 
   for (const framing of ['newline', 'content-length'] as const) {
-    it(`decodes every two-chunk split intact (${framing})`, () => {
+    it(cites('stdio.utf8')`decodes every two-chunk split intact (${framing})`, () => {
       const all = bytes(framing);
       for (let at = 1; at < all.length; at++) {
         const { frames } = decode([all.subarray(0, at), all.subarray(at)]);
@@ -242,7 +243,7 @@ describe('FrameDecoder: chunk boundaries inside UTF-8 characters', () => {
       }
     });
 
-    it(`decodes byte-by-byte chunks intact (${framing})`, () => {
+    it(cites('stdio.utf8')`decodes byte-by-byte chunks intact (${framing})`, () => {
       const all = bytes(framing);
       const { frames } = decode([...all].map((b) => Buffer.from([b])));
       assert.deepEqual(frames, [json]);

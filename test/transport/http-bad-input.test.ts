@@ -12,6 +12,7 @@ import {
   rawRequest,
   type Session,
 } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -69,7 +70,7 @@ describe('bad input', { timeout: 10_000 }, () => {
     await stillServes();
   });
 
-  it('answers malformed JSON with 400 and a -32700 parse error', async () => {
+  it(cites('http.post-refused')`answers malformed JSON with 400 and a -32700 parse error`, async () => {
     for (const body of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'not json at all', '']) {
       const response = await rawRequest(t.listener.url, {
         headers: { ...POST_HEADERS, ...session.headers },

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Client, closeClient, progress, result, SESSION } from '../fixtures/http/client-harness.js';
 import { drop, end, event, FakeServer, sse } from '../fixtures/http/fake-server.js';
 import { VERSION } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 const RETRY = 60;
 
@@ -27,7 +28,10 @@ describe('HttpClientTransport reconnection', { timeout: 10_000 }, () => {
   });
 
   for (const how of ['a broken connection', 'a stream the server ended'] as const) {
-    it(`resumes after ${how}: waits the retry delay, sends Last-Event-ID`, async () => {
+    it(cites([
+      'http.retry',
+      'http.resumption',
+    ])`resumes after ${how}: waits the retry delay, sends Last-Event-ID`, async () => {
       client.call(2);
       const call = await fake.expect('POST');
       sse(call, { 'Mcp-Session-Id': SESSION });
@@ -54,7 +58,7 @@ describe('HttpClientTransport reconnection', { timeout: 10_000 }, () => {
     });
   }
 
-  it('uses the latest retry the server sent', async () => {
+  it(cites('http.retry')`uses the latest retry the server sent`, async () => {
     client.call(3);
     const call = await fake.expect('POST');
     sse(call);
@@ -71,7 +75,9 @@ describe('HttpClientTransport reconnection', { timeout: 10_000 }, () => {
     assert.equal((await client.next()).id, 3);
   });
 
-  it('fails the request without reconnecting when the stream had no event id', async () => {
+  it(cites(
+    'http.resumption',
+  )`fails the request without reconnecting when the stream had no event id`, async () => {
     client.call(4);
     const call = await fake.expect('POST');
     sse(call);
@@ -90,7 +96,10 @@ describe('HttpClientTransport reconnection', { timeout: 10_000 }, () => {
 });
 
 describe('HttpClientTransport: the GET stream', { timeout: 10_000 }, () => {
-  it('bug: a broken GET stream was never resumed; now it is, with Last-Event-ID, after the retry delay', async () => {
+  it(cites([
+    'http.resumption',
+    'http.retry',
+  ])`bug: a broken GET stream was never resumed; now it is, with Last-Event-ID, after the retry delay`, async () => {
     const fake = await FakeServer.start();
     const client = new Client(fake.url, { openStream: true, reconnectDelay: 60_000 });
     try {

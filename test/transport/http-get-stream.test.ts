@@ -12,6 +12,7 @@ import {
   post,
   type Session,
 } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -28,7 +29,10 @@ describe('the GET stream', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('carries server-initiated messages, after a priming event', async () => {
+  it(cites([
+    'http.get-stream',
+    'http.priming-event',
+  ])`carries server-initiated messages, after a priming event`, async () => {
     const controller = new AbortController();
     const response = await fetch(t.listener.url, {
       headers: { ...session.headers, Accept: 'text/event-stream' },

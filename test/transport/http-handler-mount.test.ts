@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createHttpHandler } from '../../src/server/http.js';
 import type { HttpHandler } from '../../src/transport/http/server-handler.js';
 import { EventReader, expectJsonRpcError, openSession, post, testServer } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 describe('the handler mounted in a server of our own', { timeout: 10_000 }, () => {
   let http: Server;
@@ -60,7 +61,7 @@ describe('the handler mounted in a server of our own', { timeout: 10_000 }, () =
     assert.equal(await health.text(), 'ok');
   });
 
-  it('keeps its safe defaults when mounted (local Origin only)', async () => {
+  it(cites('http.dns-rebinding')`keeps its safe defaults when mounted (local Origin only)`, async () => {
     const response = await post(
       `${base}/api/mcp`,
       { jsonrpc: '2.0', id: 1, method: 'ping' },

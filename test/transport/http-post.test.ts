@@ -12,6 +12,7 @@ import {
   readAllEvents,
   type Session,
 } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -39,7 +40,10 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('answers a request on an SSE stream that ends after the response', async () => {
+  it(cites([
+    'http.post-response-kind',
+    'http.sse-request-stream',
+  ])`answers a request on an SSE stream that ends after the response`, async () => {
     const response = await post(t.listener.url, echo(2, 'over sse'), session.headers);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('mcp-session-id'), session.id);
@@ -51,7 +55,9 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     assert.equal(textOf(message), 'over sse');
   });
 
-  it('sends the messages related to a request on its stream, before the response', async () => {
+  it(cites(
+    'http.sse-request-stream',
+  )`sends the messages related to a request on its stream, before the response`, async () => {
     t.gate.current.open();
     const response = await post(
       t.listener.url,
@@ -73,7 +79,9 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     assert.equal(await reader.next(), undefined, 'the stream ended after the response');
   });
 
-  it('answers with JSON when the client accepts only application/json (bug: it answered SSE)', async () => {
+  it(cites(
+    'http.post-response-kind',
+  )`answers with JSON when the client accepts only application/json (bug: it answered SSE)`, async () => {
     const response = await post(t.listener.url, echo(4, 'json please'), {
       ...session.headers,
       Accept: 'application/json',
@@ -90,7 +98,7 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     await expectJsonRpcError(response, 406, -32600, /Not Acceptable/);
   });
 
-  it('accepts a notification with 202 and no body', async () => {
+  it(cites('http.post-accepted')`accepts a notification with 202 and no body`, async () => {
     const response = await post(
       t.listener.url,
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
@@ -100,13 +108,15 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     assert.equal(await response.text(), '');
   });
 
-  it('accepts a response with 202 and no body', async () => {
+  it(cites('http.post-accepted')`accepts a response with 202 and no body`, async () => {
     const response = await post(t.listener.url, { jsonrpc: '2.0', id: 'srv-1', result: {} }, session.headers);
     assert.equal(response.status, 202);
     assert.equal(await response.text(), '');
   });
 
-  it('refuses a body that is no JSON-RPC message with 400 (bug: it was accepted with 202)', async () => {
+  it(cites(
+    'http.post-refused',
+  )`refuses a body that is no JSON-RPC message with 400 (bug: it was accepted with 202)`, async () => {
     for (const body of [{ hello: 'world' }, 42, { jsonrpc: '2.0', id: 7, method: 12 }]) {
       const response = await post(t.listener.url, body, session.headers);
       await expectJsonRpcError(response, 400, -32600, /Invalid Request/);
@@ -145,7 +155,7 @@ describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, (
     await t?.listener.close();
   });
 
-  it('answers a request with one JSON body', async () => {
+  it(cites('http.post-response-kind')`answers a request with one JSON body`, async () => {
     const response = await post(t.listener.url, echo(2, 'as json'), session.headers);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
@@ -168,7 +178,7 @@ describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, (
     assert.match(body[0]!.error!.message, /batches are not supported/);
   });
 
-  it('answers a batch with an array of responses at 2025-03-26', async () => {
+  it(cites('batch.receive')`answers a batch with an array of responses at 2025-03-26`, async () => {
     const old = await openSession(t.listener.url, '2025-03-26');
     const response = await post(t.listener.url, [echo(3, 'one'), echo(4, 'two')], old.headers);
     const body = (await response.json()) as Array<Record<string, unknown>>;
@@ -181,7 +191,9 @@ describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, (
     );
   });
 
-  it('answers on SSE when the client accepts only text/event-stream', async () => {
+  it(cites(
+    'http.post-response-kind',
+  )`answers on SSE when the client accepts only text/event-stream`, async () => {
     const response = await post(t.listener.url, echo(5, 'sse please'), {
       ...session.headers,
       Accept: 'text/event-stream',

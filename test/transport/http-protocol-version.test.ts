@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectJsonRpcError, listen, openSession, post, type Session } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -23,13 +24,15 @@ describe('the MCP-Protocol-Version header', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('serves a request that names the negotiated version', async () => {
+  it(cites('http.protocol-version-header')`serves a request that names the negotiated version`, async () => {
     const response = await post(t.listener.url, ping(2), session.headers);
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 2, result: {} });
   });
 
-  it('refuses an unsupported version with 400 and a JSON-RPC error naming the supported ones', async () => {
+  it(cites(
+    'http.protocol-version-invalid',
+  )`refuses an unsupported version with 400 and a JSON-RPC error naming the supported ones`, async () => {
     const headers = { ...session.headers, 'MCP-Protocol-Version': '1999-01-01' };
     const body = await expectJsonRpcError(await post(t.listener.url, ping(3), headers), 400, -32600);
     assert.match(body.error.message, /unsupported MCP-Protocol-Version "1999-01-01"/);
@@ -41,13 +44,15 @@ describe('the MCP-Protocol-Version header', { timeout: 10_000 }, () => {
     assert.ok(t.listener.handler.sessions.has(session.id), 'the refused DELETE did not end the session');
   });
 
-  it('serves a request without the header at the negotiated version', async () => {
+  it(cites(
+    'http.protocol-version-header',
+  )`serves a request without the header at the negotiated version`, async () => {
     const response = await post(t.listener.url, ping(4), { 'Mcp-Session-Id': session.id });
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 4, result: {} });
   });
 
-  it('takes its list of versions from sessionVersions', async () => {
+  it(cites('http.protocol-version-invalid')`takes its list of versions from sessionVersions`, async () => {
     const narrow = await listen({ jsonResponse: true, sessionVersions: ['2025-11-25'] });
     try {
       const s = await openSession(narrow.listener.url);

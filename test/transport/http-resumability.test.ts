@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
 import { EventReader, Gate, listen, openSession, post, type Session } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -60,7 +61,9 @@ describe('resumability with the in-memory event store', { timeout: 10_000 }, () 
     await t?.listener.close();
   });
 
-  it('starts each SSE stream with a priming event: an id, empty data and the retry hint', async () => {
+  it(cites(
+    'http.priming-event',
+  )`starts each SSE stream with a priming event: an id, empty data and the retry hint`, async () => {
     const response = await post(t.listener.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, session.headers);
     const reader = new EventReader(response);
     const priming = await reader.next();
@@ -73,7 +76,10 @@ describe('resumability with the in-memory event store', { timeout: 10_000 }, () 
     assert.equal(await reader.next(), undefined);
   });
 
-  it('replays the events missed on a lost stream after Last-Event-ID, from that stream only', async () => {
+  it(cites([
+    'http.resumption',
+    'http.replay-per-stream',
+  ])`replays the events missed on a lost stream after Last-Event-ID, from that stream only`, async () => {
     t.gate.current = new Gate();
     t.started.current = new Gate();
     const controller = new AbortController();
@@ -124,7 +130,10 @@ describe('resumability with the in-memory event store', { timeout: 10_000 }, () 
     );
   });
 
-  it('resumes a stream still in progress, and goes on with it live', async () => {
+  it(cites([
+    'http.resumption',
+    'http.replay-per-stream',
+  ])`resumes a stream still in progress, and goes on with it live`, async () => {
     t.gate.current = new Gate();
     t.started.current = new Gate();
     const controller = new AbortController();
@@ -158,7 +167,9 @@ describe('resuming a GET stream that missed nothing', { timeout: 10_000 }, () =>
     await t?.listener.close();
   });
 
-  it('answers at once and then carries new messages (bug: no headers came until the next message)', async () => {
+  it(cites(
+    'http.resumption',
+  )`answers at once and then carries new messages (bug: no headers came until the next message)`, async () => {
     const session = await openSession(t.listener.url);
     await (
       await post(

@@ -14,6 +14,7 @@ import {
   rawRequest,
   type Session,
 } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -34,7 +35,7 @@ describe('the default listener', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('binds 127.0.0.1 on a free port', () => {
+  it(cites('http.bind-localhost')`binds 127.0.0.1 on a free port`, () => {
     const address = t.listener.server.address() as AddressInfo;
     assert.equal(address.address, '127.0.0.1');
     assert.ok(address.port > 0);
@@ -74,7 +75,9 @@ describe('the default listener', { timeout: 10_000 }, () => {
     assert.ok(t.listener.handler.sessions.has(session.id), 'the refused DELETE ended nothing');
   });
 
-  it('refuses a foreign or opaque Origin with 403, and serves a local one', async () => {
+  it(cites(
+    'http.dns-rebinding',
+  )`refuses a foreign or opaque Origin with 403, and serves a local one`, async () => {
     for (const origin of ['https://attacker.example', 'http://localhost.attacker.example', 'null']) {
       const response = await rawRequest(t.listener.url, {
         headers: { ...POST_HEADERS, ...session.headers, Origin: origin },
@@ -106,7 +109,7 @@ describe('an explicit origin policy', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('accepts exactly the hosts and origins it lists', async () => {
+  it(cites('http.dns-rebinding')`accepts exactly the hosts and origins it lists`, async () => {
     const port = (t.listener.server.address() as AddressInfo).port;
     const init = JSON.stringify(initializeRequest());
     const ok = await rawRequest(t.listener.url, {
@@ -135,7 +138,7 @@ describe('a listener bound to every interface', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('serves any Host, but still refuses a foreign Origin', async () => {
+  it(cites('http.dns-rebinding')`serves any Host, but still refuses a foreign Origin`, async () => {
     const port = (t.listener.server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}/mcp`;
     const init = JSON.stringify(initializeRequest());

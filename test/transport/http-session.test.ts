@@ -13,6 +13,7 @@ import {
   post,
   VERSION,
 } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -29,7 +30,7 @@ describe('Streamable HTTP sessions', { timeout: 10_000 }, () => {
     await t?.listener.close();
   });
 
-  it('gives each initialize a new session id, made of visible ASCII', async () => {
+  it(cites('http.session-id')`gives each initialize a new session id, made of visible ASCII`, async () => {
     const a = await openSession(t.listener.url);
     const b = await openSession(t.listener.url);
     assert.notEqual(a.id, b.id);
@@ -37,7 +38,7 @@ describe('Streamable HTTP sessions', { timeout: 10_000 }, () => {
     assert.ok(t.listener.handler.sessions.has(a.id) && t.listener.handler.sessions.has(b.id));
   });
 
-  it('refuses a request without Mcp-Session-Id with 400', async () => {
+  it(cites('http.session-required')`refuses a request without Mcp-Session-Id with 400`, async () => {
     await openSession(t.listener.url);
     const response = await post(t.listener.url, ping(2), { 'MCP-Protocol-Version': VERSION });
     await expectJsonRpcError(response, 400, -32600, /Mcp-Session-Id/);
@@ -45,7 +46,7 @@ describe('Streamable HTTP sessions', { timeout: 10_000 }, () => {
     await expectJsonRpcError(get, 400, -32600, /Mcp-Session-Id/);
   });
 
-  it('refuses an unknown session id with 404', async () => {
+  it(cites('http.session-terminated')`refuses an unknown session id with 404`, async () => {
     const response = await post(t.listener.url, ping(3), {
       'Mcp-Session-Id': 'no-such-session',
       'MCP-Protocol-Version': VERSION,
@@ -53,12 +54,14 @@ describe('Streamable HTTP sessions', { timeout: 10_000 }, () => {
     await expectJsonRpcError(response, 404, -32001, /Session not found/);
   });
 
-  it('refuses initialize inside a batch with 400', async () => {
+  it(cites('lifecycle.initialize-not-batched')`refuses initialize inside a batch with 400`, async () => {
     const response = await post(t.listener.url, [initializeRequest(1), ping(2)]);
     await expectJsonRpcError(response, 400, -32600, /initialize must be sent on its own/);
   });
 
-  it('ends a session on DELETE; its id is then unknown to POST, GET and DELETE', async () => {
+  it(cites(
+    'http.session-terminated',
+  )`ends a session on DELETE; its id is then unknown to POST, GET and DELETE`, async () => {
     const session = await openSession(t.listener.url);
     // An open GET stream of the session ends with it.
     const stream = await fetch(t.listener.url, {
@@ -101,7 +104,9 @@ describe('Streamable HTTP sessions with jsonResponse', { timeout: 10_000 }, () =
     await t?.listener.close();
   });
 
-  it('sends Mcp-Session-Id with a JSON answer to initialize (bug: the header was dropped)', async () => {
+  it(cites(
+    'http.session-id',
+  )`sends Mcp-Session-Id with a JSON answer to initialize (bug: the header was dropped)`, async () => {
     const response = await fetch(t.listener.url, {
       method: 'POST',
       headers: POST_HEADERS,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
 import { EventReader, listen, openSession, post, type Session } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -44,7 +45,9 @@ describe('an event store shared by several sessions', { timeout: 10_000 }, () =>
     };
   };
 
-  it("does not replay another session's GET stream (bug: both were stored as one stream)", async () => {
+  it(cites(
+    'http.replay-per-stream',
+  )`does not replay another session's GET stream (bug: both were stored as one stream)`, async () => {
     const a = await openSession(t.listener.url);
     const b = await openSession(t.listener.url);
     await subscribe(a, 'mem://a');

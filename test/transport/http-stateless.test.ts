@@ -15,6 +15,7 @@ import { paramHeadersOf } from '../../src/protocol/http/param-headers.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
 import { EventReader, Gate, listen, post, type TestServer } from '../fixtures/http/helpers.js';
+import { cites } from '../support/requirements.js';
 
 const MODERN = '2026-07-28';
 
@@ -34,7 +35,9 @@ function send(url: string, message: ReturnType<typeof request>, headers: Record<
 }
 
 describe('Streamable HTTP, stateless revision: header values', () => {
-  it('encodes only what is not safe visible ASCII, as the base64 sentinel, and decodes it back', () => {
+  it(cites(
+    'stateless.header-encoding',
+  )`encodes only what is not safe visible ASCII, as the base64 sentinel, and decodes it back`, () => {
     const cases: Array<[string, boolean]> = [
       ['get_weather', false],
       ['file:///projects/a b.txt', false],
@@ -68,7 +71,9 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     await test.listener.close();
   });
 
-  it('answers a request on its own POST, as JSON, with no session', async () => {
+  it(cites(
+    'stateless.http-no-session',
+  )`answers a request on its own POST, as JSON, with no session`, async () => {
     const response = await send(url, request(1, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }));
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
@@ -79,7 +84,10 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     assert.equal(body.result.resultType, 'complete');
   });
 
-  it('accepts Mcp-Name in the base64 sentinel form, and ignores an Mcp-Session-Id', async () => {
+  it(cites([
+    'stateless.header-encoding',
+    'stateless.http-no-session',
+  ])`accepts Mcp-Name in the base64 sentinel form, and ignores an Mcp-Session-Id`, async () => {
     const message = request(2, 'resources/read', { uri: 'mem://a' });
     const response = await send(url, message, {
       'Mcp-Name': `=?base64?${Buffer.from('mem://a').toString('base64')}?=`,
@@ -115,7 +123,9 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     ],
   ];
   for (const [what, headers, message] of mismatches) {
-    it(`refuses ${what} with 400 and -32020 HeaderMismatch, naming the request's id`, async () => {
+    it(cites(
+      'stateless.header-mismatch',
+    )`refuses ${what} with 400 and -32020 HeaderMismatch, naming the request's id`, async () => {
       const body = request(3, 'tools/call', { name: 'echo', arguments: { text: 'x' } });
       const all: Record<string, string> = { ...requestMetadataHeaders(body) };
       for (const [name, value] of Object.entries(headers)) {
@@ -131,7 +141,10 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     });
   }
 
-  it('answers an unsupported version with 400 and -32022, and an unknown method with 404 and -32601', async () => {
+  it(cites([
+    'stateless.unsupported-version',
+    'stateless.method-not-found',
+  ])`answers an unsupported version with 400 and -32022, and an unknown method with 404 and -32601`, async () => {
     const future = {
       ...request(4, 'tools/list'),
       params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
@@ -145,7 +158,11 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     assert.equal(((await unknown.json()) as { error: { code: number } }).error.code, -32601);
   });
 
-  it('answers 202 to a notification, and 400 to a batch or a request without _meta, under a stateless header', async () => {
+  it(cites([
+    'http.post-accepted',
+    'http.post-refused',
+    'stateless.header-mismatch',
+  ])`answers 202 to a notification, and 400 to a batch or a request without _meta, under a stateless header`, async () => {
     const headers = { 'MCP-Protocol-Version': MODERN };
     const notification = await post(url, { jsonrpc: '2.0', method: 'notifications/whatever' }, headers);
     assert.equal(notification.status, 202);
@@ -166,7 +183,9 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     assert.equal(((await bare.json()) as { id: number; error: { code: number } }).error.code, -32020);
   });
 
-  it('streams progress as SSE (unbuffered by proxies) before the response', async () => {
+  it(cites(
+    'stateless.sse-response',
+  )`streams progress as SSE (unbuffered by proxies) before the response`, async () => {
     test.gate.current = new Gate();
     test.started.current = new Gate();
     const message = request(9, 'tools/call', { name: 'wait', arguments: {} });
@@ -186,7 +205,9 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     assert.equal(await reader.next(), undefined, 'the response ends the stream');
   });
 
-  it('takes closing the answer as the cancellation of the request: the handler is aborted', async () => {
+  it(cites(
+    'stateless.cancel-by-close',
+  )`takes closing the answer as the cancellation of the request: the handler is aborted`, async () => {
     const aborted = new Gate();
     const started = new Gate();
     test.server.tool({ name: 'hang', description: 'Waits until cancelled' }, async (_args, ctx) => {
@@ -238,7 +259,9 @@ describe('Streamable HTTP, stateless revision: the McpClient', () => {
     }
   });
 
-  it('cancels a call by closing its POST: the server handler sees the abort', async () => {
+  it(cites(
+    'stateless.cancel-by-close',
+  )`cancels a call by closing its POST: the server handler sees the abort`, async () => {
     const aborted = new Gate();
     const started = new Gate();
     test.server.tool({ name: 'hang2', description: 'Waits until cancelled' }, async (_args, ctx) => {
@@ -274,7 +297,9 @@ describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
     required: ['query'],
   };
 
-  it('reads the marks along chains of properties, and refuses marks the revision forbids', () => {
+  it(cites(
+    'stateless.x-mcp-header',
+  )`reads the marks along chains of properties, and refuses marks the revision forbids`, () => {
     const read = paramHeadersOf(schema);
     assert.ok('headers' in read);
     assert.deepEqual(
@@ -336,7 +361,10 @@ describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
     const call = (id: number, args: Record<string, unknown>) =>
       request(id, 'tools/call', { name: 'sql', arguments: args });
 
-    it('accepts a call whose Mcp-Param-* headers match its arguments (base64 and numeric forms too)', async () => {
+    it(cites([
+      'stateless.param-headers',
+      'stateless.header-encoding',
+    ])`accepts a call whose Mcp-Param-* headers match its arguments (base64 and numeric forms too)`, async () => {
       const args = { region: 'Zürich', limit: 42, options: { dryRun: true }, query: 'SELECT 1' };
       const ok = await send(url(), call(20, args), {
         'Mcp-Param-Region': encodeHeaderValue('Zürich'),
@@ -365,7 +393,9 @@ describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
         /Dry-Run is sent, but arguments.options.dryRun has no value/,
       ],
     ] as const) {
-      it(`refuses ${what} with 400 and -32020, and the tool does not run`, async () => {
+      it(cites(
+        'stateless.param-headers',
+      )`refuses ${what} with 400 and -32020, and the tool does not run`, async () => {
         const before = calls.length;
         const response = await send(url(), call(21, { region: 'us-west1', limit: 1, query: 'x' }), headers);
         assert.equal(response.status, 400);
@@ -376,7 +406,10 @@ describe('Streamable HTTP, stateless revision: x-mcp-header parameters', () => {
       });
     }
 
-    it('McpClient: mirrors the parameters, lists the tools itself when refused for them, and leaves out a tool with invalid marks', async () => {
+    it(cites([
+      'stateless.param-headers',
+      'stateless.x-mcp-header',
+    ])`McpClient: mirrors the parameters, lists the tools itself when refused for them, and leaves out a tool with invalid marks`, async () => {
       const warnings: string[] = [];
       const client = new McpClient({
         name: 'http-stateless-tests',

@@ -9,6 +9,7 @@ import type { CloseReason } from '../../src/jsonrpc/errors.js';
 import type { FrameError, TransportHandlers } from '../../src/jsonrpc/transport.js';
 import { encodeFrame } from '../../src/transport/framing/writer.js';
 import { StreamTransport, type StreamTransportOptions } from '../../src/transport/stream.js';
+import { cites } from '../support/requirements.js';
 
 /** Records what the transport reports and lets a test wait until a condition holds. */
 class Recorder implements TransportHandlers {
@@ -165,7 +166,9 @@ describe('StreamTransport: frames that cannot be delivered', () => {
 });
 
 describe('StreamTransport: framing of what it writes', () => {
-  it('writes newline-delimited JSON before the peer has sent anything', async () => {
+  it(cites(
+    'stdio.newline-delimited',
+  )`writes newline-delimited JSON before the peer has sent anything`, async () => {
     const { transport, written } = setup();
     transport.send(ping);
     await transport.flush();
@@ -185,7 +188,9 @@ describe('StreamTransport: framing of what it writes', () => {
     assert.equal(written(), `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
   });
 
-  it('answers a peer that sends newline-delimited JSON with newline-delimited JSON', async () => {
+  it(cites(
+    'stdio.newline-delimited',
+  )`answers a peer that sends newline-delimited JSON with newline-delimited JSON`, async () => {
     const { transport, input, recorder, written } = setup();
     input.write(`${JSON.stringify(ping)}\r\n`);
     await recorder.until(() => recorder.messages.length === 1);

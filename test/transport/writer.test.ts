@@ -6,6 +6,7 @@ import { EventEmitter, once } from 'node:events';
 import { describe, it } from 'node:test';
 import type { Framing } from '../../src/transport/framing/decoder.js';
 import { type ByteSink, encodeFrame, FrameWriter } from '../../src/transport/framing/writer.js';
+import { cites } from '../support/requirements.js';
 
 /**
  * A sink that records every write. `accept` is what write() returns (false: the buffer is full, wait for
@@ -229,7 +230,7 @@ describe('FrameWriter', () => {
 });
 
 describe('encodeFrame', () => {
-  it('ends a newline frame with one \\n', () => {
+  it(cites('stdio.newline-delimited')`ends a newline frame with one \\n`, () => {
     assert.equal(encodeFrame('{"a":1}', 'newline'), '{"a":1}\n');
   });
 
