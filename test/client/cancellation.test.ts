@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import { RequestCancelledError } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server/server.js';
-import { connectToFake, connectToServer, type Message, rejection } from './fake-server.js';
+import { connectToFake, connectToServer, type Message, rejection } from '../support/fake-mcp-server.js';
 
 describe('McpClient cancellation', () => {
   it('rejects the call and sends notifications/cancelled with its id and the reason', async () => {

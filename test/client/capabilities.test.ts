@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { MetaKey } from '../../src/protocol/stateless.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { CLIENT_INFO, connectToFake, FakeServer } from './fake-server.js';
+import { CLIENT_INFO, connectToFake, FakeServer } from '../support/fake-mcp-server.js';
 
 const CALLBACKS = {
   onSampling: async () => ({

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
 import { type CloseReason, ConnectionClosedError } from '../../src/jsonrpc/errors.js';
 import { ChildProcessTransport } from '../../src/transport/child-process.js';
-import { CLIENT_INFO, rejection } from './fake-server.js';
+import { CLIENT_INFO, rejection } from '../support/fake-mcp-server.js';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'client', 'crash-mid-call.mjs');
 const HOUR = 3_600_000;

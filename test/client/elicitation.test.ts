@@ -7,7 +7,7 @@ import { McpClient } from '../../src/client/client.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import type { ElicitRequestParams, ElicitResult } from '../../src/protocol/types.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { CLIENT_INFO, connectToFake, rejection } from './fake-server.js';
+import { CLIENT_INFO, connectToFake, rejection } from '../support/fake-mcp-server.js';
 
 const FORM = {
   mode: 'form',

@@ -8,7 +8,7 @@ import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
 import { HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION } from '../../src/protocol/versions.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { CLIENT_INFO, connectToFake, FakeServer, rejection } from './fake-server.js';
+import { CLIENT_INFO, connectToFake, FakeServer, rejection } from '../support/fake-mcp-server.js';
 
 describe('McpClient handshake', () => {
   it('asks for the latest revision with its info and no capabilities, then says initialized', async () => {

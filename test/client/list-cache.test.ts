@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ListName } from '../../src/client/client.js';
 import { McpServer } from '../../src/server/server.js';
-import { connectToServer, sentRequests } from './fake-server.js';
+import { connectToServer, sentRequests } from '../support/fake-mcp-server.js';
 
 function server(): McpServer {
   const s = new McpServer({ name: 'cached', version: '1.0.0' });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpClient } from '../../src/client/client.js';
 import { McpServer } from '../../src/server/server.js';
-import { connectToFake, connectToServer, type Message } from './fake-server.js';
+import { connectToFake, connectToServer, type Message } from '../support/fake-mcp-server.js';
 
 type List = 'tools' | 'resources' | 'prompts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LoggingMessageNotificationParams } from '../../src/protocol/types.js';
 import { McpServer } from '../../src/server/server.js';
-import { connectToFake, connectToServer } from './fake-server.js';
+import { connectToFake, connectToServer } from '../support/fake-mcp-server.js';
 
 function chattyServer(): McpServer {
   const server = new McpServer({ name: 'chatty', version: '1.0.0' });

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpClient } from '../../src/client/client.js';
-import { catalogue } from './catalogue.js';
-import { connectToFake, connectToServer, type Message, rejection } from './fake-server.js';
+import { catalogue } from '../support/catalogue-server.js';
+import { connectToFake, connectToServer, type Message, rejection } from '../support/fake-mcp-server.js';
 
 const COUNT = 5;
 const PAGE = 2;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Progress } from '../../src/jsonrpc/connection.js';
 import { McpServer } from '../../src/server/server.js';
-import { connectToFake, connectToServer, type Message } from './fake-server.js';
+import { connectToFake, connectToServer, type Message } from '../support/fake-mcp-server.js';
 
 function steppingServer(): McpServer {
   const server = new McpServer({ name: 'steps', version: '1.0.0' });

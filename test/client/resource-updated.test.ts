@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpServer } from '../../src/server/server.js';
-import { connectToFake, connectToServer } from './fake-server.js';
+import { connectToFake, connectToServer } from '../support/fake-mcp-server.js';
 
 function notesServer(): McpServer {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Root } from '../../src/protocol/types.js';
-import { connectToFake } from './fake-server.js';
+import { connectToFake } from '../support/fake-mcp-server.js';
 
 describe('McpClient roots', () => {
   it('declares roots with listChanged and answers roots/list from the callback', async () => {

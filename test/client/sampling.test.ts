@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { ClientHandlerContext } from '../../src/client/client.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import type { CreateMessageRequestParams, CreateMessageResult } from '../../src/protocol/types.js';
-import { connectToFake } from './fake-server.js';
+import { connectToFake } from '../support/fake-mcp-server.js';
 
 const PARAMS: CreateMessageRequestParams = {
   messages: [{ role: 'user', content: { type: 'text', text: 'What is 2+2?' } }],

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { connectToFake } from './fake-server.js';
+import { connectToFake } from '../support/fake-mcp-server.js';
 
 describe('McpClient and servers written from early drafts', () => {
   it('bug: readResource handed out a result without contents when the server said `content`', async () => {

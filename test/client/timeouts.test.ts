@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { McpClient, McpClientOptions } from '../../src/client/client.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
 import { FakeClock, settle } from '../support/fake-clock.js';
-import { connectToFake, type FakeServer, type Message } from './fake-server.js';
+import { connectToFake, type FakeServer, type Message } from '../support/fake-mcp-server.js';
 
 /** Watches a promise without awaiting it. */
 function watch<T>(promise: Promise<T>): {

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpClient } from '../../src/client/client.js';
-import { HANDSHAKE, schemaProblems } from '../interop/peers-support.js';
-import { catalogue, NAMES } from './catalogue.js';
-import { connectToServer, sentRequests } from './fake-server.js';
+import { catalogue, NAMES } from '../support/catalogue-server.js';
+import { connectToServer, sentRequests } from '../support/fake-mcp-server.js';
+import { HANDSHAKE, schemaProblems } from '../support/peers.js';
 
 interface Case {
   name: string;

@@ -7,7 +7,7 @@ import { McpClient, UnsupportedVersionError } from '../../src/client/client.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { HANDSHAKE_VERSIONS } from '../../src/protocol/versions.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { CLIENT_INFO, FakeServer, rejection } from './fake-server.js';
+import { CLIENT_INFO, FakeServer, rejection } from '../support/fake-mcp-server.js';
 
 const UNUSABLE: unknown[] = ['1999-01-01', '2026-07-28', 20251125, null, undefined];
 

@@ -9,7 +9,7 @@ import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildFixture, makeTempDir, query, removeDir } from '../servers/sqlite-harness.js';
+import { buildFixture, makeTempDir, query, removeDir } from '../support/sqlite-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');

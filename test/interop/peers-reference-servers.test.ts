@@ -41,7 +41,7 @@ import {
   schemaProblems,
   textOf,
   type Wire,
-} from './peers-support.js';
+} from '../support/peers.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',

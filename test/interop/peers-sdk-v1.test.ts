@@ -42,7 +42,7 @@ import {
   schemaProblems,
   textOf,
   type Wire,
-} from './peers-support.js';
+} from '../support/peers.js';
 
 const V1_FIXTURE = path.join(FIXTURES, 'sdk-v1-server.mjs');
 

@@ -53,7 +53,7 @@ import {
   schemaProblems,
   textOf,
   type Wire,
-} from './peers-support.js';
+} from '../support/peers.js';
 
 const V2_FIXTURE = path.join(FIXTURES, 'sdk-v2-server.mjs');
 const ENVELOPE_KEYS = [

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BIG, buildFixture, makeTempDir, query, removeDir, specErrors } from '../servers/sqlite-harness.js';
 import { PACKAGE_VERSION } from '../support/fs-harness.js';
 import { connectRecordedSdkClient } from '../support/sdk-stdio-client.js';
+import { BIG, buildFixture, makeTempDir, query, removeDir, specErrors } from '../support/sqlite-harness.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');

@@ -5,7 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
-import { connect, deferred, drain, type Harness, isResponse, type ResponseMessage } from './harness.js';
+import {
+  connect,
+  deferred,
+  drain,
+  type Harness,
+  isResponse,
+  type ResponseMessage,
+} from '../support/jsonrpc-peer.js';
 
 function byId(responses: unknown): Map<unknown, ResponseMessage> {
   assert.ok(

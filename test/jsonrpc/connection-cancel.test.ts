@@ -8,7 +8,7 @@ import { abortCancellation, CANCELLED_NOTIFICATION } from '../../src/jsonrpc/can
 import { Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import { RequestCancelledError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { connect, deferred, drain } from './harness.js';
+import { connect, deferred, drain } from '../support/jsonrpc-peer.js';
 
 describe('connection cancel: outgoing requests', () => {
   it('sends notifications/cancelled with the exact id and rejects with RequestCancelledError', async () => {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { type CloseReason, ConnectionClosedError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { connect, deferred, drain, settled } from './harness.js';
+import { connect, deferred, drain, settled } from '../support/jsonrpc-peer.js';
 
 const crashed: CloseReason = {
   message: 'server exited with code 3',

@@ -10,7 +10,7 @@ import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { StreamTransport } from '../../src/transport/stream.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { connect, drain, type FakePeer, isResponse, type ResponseMessage } from './harness.js';
+import { connect, drain, type FakePeer, isResponse, type ResponseMessage } from '../support/jsonrpc-peer.js';
 
 /** The error of the one response the peer got for `id`, failing if it is a success. */
 async function errorFor(peer: FakePeer, id: unknown, from = 0) {

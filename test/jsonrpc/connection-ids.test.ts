@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { connect, deferred, drain, settled } from './harness.js';
+import { connect, deferred, drain, settled } from '../support/jsonrpc-peer.js';
 
 describe('connection ids: echoed exactly', () => {
   const ids: Array<string | number> = ['1', 1, '', 0, -1, 1.5, 2 ** 53 - 1, 'ünï 😀', ' 1 ', '01', 1e21];

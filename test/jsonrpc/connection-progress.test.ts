@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Connection, PROGRESS_NOTIFICATION, type Progress } from '../../src/jsonrpc/connection.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { connect, deferred, drain, type FakePeer } from './harness.js';
+import { connect, deferred, drain, type FakePeer } from '../support/jsonrpc-peer.js';
 
 function tokenOf(message: Record<string, unknown> | undefined): string | number {
   const token = (message?.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { StreamTransport } from '../../src/transport/stream.js';
-import { connect, deferred, isResponse } from './harness.js';
+import { connect, deferred, isResponse } from '../support/jsonrpc-peer.js';
 
 const STANDARD_CODES = new Set<number>(Object.values(ErrorCode));
 

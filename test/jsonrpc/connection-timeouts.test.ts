@@ -11,7 +11,7 @@ import { CANCELLED_NOTIFICATION } from '../../src/jsonrpc/cancellation.js';
 import { PROGRESS_NOTIFICATION } from '../../src/jsonrpc/connection.js';
 import { RequestTimeoutError } from '../../src/jsonrpc/errors.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { connect, drain, type FakePeer, settled } from './harness.js';
+import { connect, drain, type FakePeer, settled } from '../support/jsonrpc-peer.js';
 
 function isTimeout(kind: 'idle' | 'total', ms: number, method = 'slow') {
   return (error: unknown) => {

@@ -18,7 +18,7 @@ import {
   SqliteSession,
   type ToolResult,
   textOf,
-} from './sqlite-harness.js';
+} from '../support/sqlite-harness.js';
 
 const COUNT_TO_1E9 =
   'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1e9) SELECT count(*) AS n FROM c';

@@ -17,7 +17,7 @@ import {
   removeDir,
   SqliteSession,
   textOf,
-} from './sqlite-harness.js';
+} from '../support/sqlite-harness.js';
 
 let directory: string;
 let fixture: string;

@@ -19,7 +19,7 @@ import {
   specErrors,
   type ToolResult,
   textOf,
-} from './sqlite-harness.js';
+} from '../support/sqlite-harness.js';
 
 const REVISION = '2025-11-25';
 

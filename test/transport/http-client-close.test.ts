@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { Client, closeClient, progress } from '../fixtures/http/client-harness.js';
-import { drop, event, FakeServer, sse } from '../fixtures/http/fake-server.js';
+import { drop, event, FakeServer, sse } from '../support/fake-http-server.js';
+import { Client, closeClient, progress } from '../support/http-client-harness.js';
 
 /** Watches the timers set with one delay: which are still pending. Restores the globals on `restore`. */
 function watchTimers(delay: number) {

@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { Client, closeClient, progress, result } from '../fixtures/http/client-harness.js';
-import { drop, event, FakeServer, type Incoming, sse, status } from '../fixtures/http/fake-server.js';
+import { drop, event, FakeServer, type Incoming, sse, status } from '../support/fake-http-server.js';
+import { Client, closeClient, progress, result } from '../support/http-client-harness.js';
 
 const RETRY = 20;
 

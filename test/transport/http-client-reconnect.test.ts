@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { Client, closeClient, progress, result, SESSION } from '../fixtures/http/client-harness.js';
-import { drop, end, event, FakeServer, sse } from '../fixtures/http/fake-server.js';
-import { VERSION } from '../fixtures/http/helpers.js';
+import { drop, end, event, FakeServer, sse } from '../support/fake-http-server.js';
+import { Client, closeClient, progress, result, SESSION } from '../support/http-client-harness.js';
+import { VERSION } from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 const RETRY = 60;

@@ -11,7 +11,7 @@ import {
   openSession,
   post,
   type Session,
-} from '../fixtures/http/helpers.js';
+} from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;

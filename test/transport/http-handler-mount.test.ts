@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createHttpHandler } from '../../src/server/http.js';
 import type { HttpHandler } from '../../src/transport/http/server-handler.js';
-import { EventReader, expectJsonRpcError, openSession, post, testServer } from '../fixtures/http/helpers.js';
+import { EventReader, expectJsonRpcError, openSession, post, testServer } from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 describe('the handler mounted in a server of our own', { timeout: 10_000 }, () => {

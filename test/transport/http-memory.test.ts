@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
-import { listen, openSession, post } from '../fixtures/http/helpers.js';
+import { listen, openSession, post } from '../support/http-helpers.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { JsonRpcMessage } from '../../src/jsonrpc/messages.js';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
-import { EventReader, Gate, listen, openSession, post, type Session } from '../fixtures/http/helpers.js';
+import { EventReader, Gate, listen, openSession, post, type Session } from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;

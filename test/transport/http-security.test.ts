@@ -13,7 +13,7 @@ import {
   POST_HEADERS,
   rawRequest,
   type Session,
-} from '../fixtures/http/helpers.js';
+} from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;

@@ -12,7 +12,7 @@ import {
   POST_HEADERS,
   post,
   VERSION,
-} from '../fixtures/http/helpers.js';
+} from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;

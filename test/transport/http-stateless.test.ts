@@ -14,7 +14,7 @@ import {
 import { paramHeadersOf } from '../../src/protocol/http/param-headers.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
-import { EventReader, Gate, listen, post, type TestServer } from '../fixtures/http/helpers.js';
+import { EventReader, Gate, listen, post, type TestServer } from '../support/http-helpers.js';
 import { cites } from '../support/requirements.js';
 
 const MODERN = '2026-07-28';

@@ -16,7 +16,7 @@ import {
 } from '../../src/servers/sqlite/index.js';
 import { createInMemoryPair, type InMemoryTransport } from '../../src/transport/memory.js';
 
-export { makeTempDir, outputSchemaErrors, removeDir, specErrors } from '../support/fs-harness.js';
+export { makeTempDir, outputSchemaErrors, removeDir, specErrors } from './fs-harness.js';
 
 /** 2^53 + 1: an integer JavaScript numbers cannot hold. */
 export const BIG = '9007199254740993';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { validateAgainst } from '../../src/doctor/spec-schema.js';
 import type { JsonRpcPayload } from '../../src/jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../../src/jsonrpc/transport.js';
-import { NOTIFICATION_DEFINITIONS, RESULT_DEFINITIONS } from '../support/schema-definitions.js';
+import { NOTIFICATION_DEFINITIONS, RESULT_DEFINITIONS } from './schema-definitions.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BIN = path.join(REPO_ROOT, 'bin', 'mcpwire.js');
