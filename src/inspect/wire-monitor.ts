@@ -99,16 +99,8 @@ export class WireMonitor {
   ) {
     this.clock = options.clock ?? (() => performance.now());
     const problem = (p: WireProblem) => this.events.problem?.(p);
-    this.client = new Side(
-      'client',
-      this.reassemblyEvents(() => [this.client, this.server]),
-      problem,
-    );
-    this.server = new Side(
-      'server',
-      this.reassemblyEvents(() => [this.server, this.client]),
-      problem,
-    );
+    this.client = new Side('client', this.reassemblyEvents('client'), problem);
+    this.server = new Side('server', this.reassemblyEvents('server'), problem);
   }
 
   /** Bytes the client wrote to the server's stdin. */
@@ -173,20 +165,20 @@ export class WireMonitor {
   }
 
   /** What a side's reassembler reports, turned into deliveries and problems of that side. */
-  private reassemblyEvents(sides: () => [from: Side, to: Side]): ReassemblyEvents {
+  private reassemblyEvents(name: Direction): ReassemblyEvents {
+    // The sides are read when a frame arrives (they do not exist yet here), with nothing made per frame.
+    const from = () => (name === 'client' ? this.client : this.server);
+    const to = () => (name === 'client' ? this.server : this.client);
     return {
-      value: (payload) => {
-        const [from, to] = sides();
-        this.deliver(from, to, payload);
-      },
+      value: (payload) => this.deliver(from(), to(), payload),
       rawNewline: (lines, bytes) =>
         this.events.problem?.({
           kind: 'raw-newline',
-          from: sides()[0].name,
+          from: name,
           message: `a message was split across ${lines} lines by raw newlines; a message is one line, and newlines inside JSON strings must be escaped as \\n`,
           bytes: excerpt(bytes),
         }),
-      notJson: (text, lines) => this.reportNotJson(sides()[0], text, lines),
+      notJson: (text, lines) => this.reportNotJson(from(), text, lines),
     };
   }
 
