@@ -2,6 +2,14 @@
 
 import { main } from './main.js';
 
+// A reader that stops early (`mcpwire tools -- ... | head`) closes our stdout: the output is no longer
+// wanted, which is not an error. Stop quietly, as the standard tools do, instead of a stack trace from an
+// unhandled EPIPE. The servers we started see their stdin end as we exit.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

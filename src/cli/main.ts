@@ -12,7 +12,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   demo: {
-    summary: "the seed's JSON-RPC exchange with a filesystem server, live",
+    summary: 'a typical exchange between a host and a filesystem server, live, every message explained',
     load: () => import('./commands/demo.js'),
   },
   serve: {

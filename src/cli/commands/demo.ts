@@ -1,4 +1,4 @@
-// `mcpwire demo`: the seed's exchange, live. It starts `mcpwire serve fs` over a small sample folder and
+// `mcpwire demo`: a typical host-to-filesystem-server exchange (the one the project's seed document walks through), live. It starts `mcpwire serve fs` over a small sample folder and
 // walks through initialize, tools/list, tools/call list_directory, resources/read, a missing file and a
 // log notification, then the same server in the stateless 2026-07-28 revision, printing every JSON-RPC
 // message with its direction and what it means.
@@ -15,7 +15,7 @@ import { colour } from '../format.js';
 
 export const usage = `Usage: mcpwire demo
 
-Starts "mcpwire serve fs" over a sample folder and shows the seed's JSON-RPC exchange message by message:
+Starts "mcpwire serve fs" over a sample folder and shows a typical exchange between a host and a filesystem server, message by message:
 → what the client (the host) writes to the server's stdin, ← what the server answers on stdout.`;
 
 const MAX_SHOWN = 600;
@@ -64,7 +64,7 @@ export async function run(): Promise<number> {
   connection.onNotification('notifications/message', () => explain(notes['notifications/message']!));
   connection.start();
   try {
-    step('1. initialize: the first request, exactly as the seed writes it');
+    step('1. initialize: the first request a host sends');
     const init = await connection.request<{ protocolVersion: string }>('initialize', {
       protocolVersion: '0.1.0',
       clientInfo: { name: 'claude-desktop', version: '0.7.0' },
@@ -81,7 +81,7 @@ export async function run(): Promise<number> {
     const { tools } = await connection.request<{ tools: Array<{ name: string }> }>('tools/list', {});
     explain(`${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
 
-    step('4. tools/call list_directory {"path": "./docs"}: the seed\'s tool call');
+    step('4. tools/call list_directory {"path": "./docs"}: calling a tool');
     await connection.request('logging/setLevel', { level: 'info' });
     explain('logging/setLevel asked for log messages of level info and above');
     await connection.request('tools/call', { name: 'list_directory', arguments: { path: './docs' } });

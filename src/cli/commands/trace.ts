@@ -4,7 +4,7 @@
 // offending bytes. Its own output goes to stderr or the log file, never into the protocol stream.
 
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
@@ -50,6 +50,10 @@ export async function run(argv: string[]): Promise<number> {
   const format = (values.format ?? 'pretty') as TraceFormat;
   if (format !== 'pretty' && format !== 'jsonl') throw new UsageError('--format is "pretty" or "jsonl"');
 
+  // The log is opened before the server is spawned: a path that cannot be written is one clear line and
+  // exit 2, not a stack trace from a stream error after the server started (which, in a host's
+  // configuration, looked like the server itself dying).
+  if (values.log) openLog(values.log);
   const out = values.log ? createWriteStream(values.log, { flags: 'a' }) : process.stderr;
   const colour = !values.log && process.stderr.isTTY === true && !process.env.NO_COLOR;
   // Records made in one turn of the event loop go out in one write: a write per message would cost the
@@ -137,4 +141,25 @@ export async function run(argv: string[]): Promise<number> {
       else finish();
     });
   });
+}
+
+/** Checks that the trace log can be opened for appending; a UsageError that names the path otherwise. */
+function openLog(file: string): void {
+  try {
+    closeSync(openSync(file, 'a'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'its folder does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a folder'
+            : (error as Error).message;
+    throw new UsageError(
+      `cannot write the trace log ${file}: ${why}`,
+      'Give --log a file in a folder that exists and is writable.',
+    );
+  }
 }

@@ -1,0 +1,71 @@
+// What a new user met in the first hour of mcpwire's command line (issue "a command line a person lives
+// in"), each driven through the real binary: a reader that stops early, a trace log that cannot be
+// written, and help text that spoke of a document the user cannot know.
+
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const bin = path.join(root, 'bin', 'mcpwire.js');
+
+function mcpwire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: root, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('the command line in the first hour', () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'mcpwire-first-hour-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('bug: output piped into a reader that stops early ended in an EPIPE stack trace; it stops quietly', async () => {
+    const child = spawn(process.execPath, [bin, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before mcpwire writes a byte, as `| head -0` would be.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(stderr, '', 'nothing on stderr: no stack trace, no "Error: write EPIPE"');
+    assert.equal(code, 0);
+  });
+
+  it('bug: trace --log in a folder that does not exist died with a stack trace; one line, exit 2, nothing spawned', async () => {
+    const marker = path.join(scratch, 'spawned');
+    const log = path.join(scratch, 'no-such-dir', 'x.trace');
+    const run = await mcpwire([
+      'trace',
+      '--log',
+      log,
+      '--',
+      process.execPath,
+      '-e',
+      `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+    ]);
+    assert.equal(run.code, 2);
+    assert.match(
+      run.stderr,
+      /^mcpwire trace: cannot write the trace log .*x\.trace: its folder does not exist\n/,
+    );
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(existsSync(marker), false, 'the server was not started');
+  });
+
+  it('help and the demo say what the demo shows, not "the seed"', async () => {
+    const help = await mcpwire(['--help']);
+    const demo = await mcpwire(['demo', '--help']);
+    for (const text of [help.stdout, demo.stdout]) assert.doesNotMatch(text, /seed/i);
+    assert.match(help.stdout, /demo\s+a typical exchange between a host and a filesystem server/);
+  });
+});
