@@ -60,6 +60,11 @@ export interface McpServerOptions extends Implementation {
   onProblem?: (problem: ConnectionProblem) => void;
   /** Cache hints on list and read results of the stateless revision (ttlMs 0, private). */
   cache?: CacheHints;
+  /**
+   * Told about a registration that works but goes against the specification (a tool name it advises
+   * against). By default a Node warning, which goes to stderr: never stdout, the protocol channel.
+   */
+  onWarning?: (message: string) => void;
 }
 
 export interface Registration {
@@ -124,8 +129,15 @@ export class McpServer implements ServerDefinition {
 
   // ---- registration ----
 
+  private warn(message: string): void {
+    if (this.options.onWarning) this.options.onWarning(message);
+    else process.emitWarning(message, 'McpwireWarning');
+  }
+
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const registered = defineTool(definition, handler);
+    const advice = toolNameAdvice(registered.tool.name);
+    if (advice) this.warn(`tool "${registered.tool.name}": ${advice}`);
     return this.register(this.tools, registered.tool.name, registered, 'tools');
   }
 
@@ -425,4 +437,18 @@ function decodeSourceCursor(
 
 function withCursor<T extends Record<string, unknown>>(result: T, nextCursor: string | undefined): T {
   return nextCursor === undefined ? result : { ...result, nextCursor };
+}
+
+/**
+ * Why a tool name goes against the specification's advice (2025-11-25 server/tools, "Tool names"):
+ * 1 to 128 characters, of A-Z, a-z, 0-9, underscore, hyphen and dot. Undefined for a good name.
+ */
+export function toolNameAdvice(name: string): string | undefined {
+  if (name.length === 0 || name.length > 128) {
+    return `a tool name should be 1 to 128 characters long, not ${name.length}`;
+  }
+  const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ''))];
+  if (bad.length === 0) return undefined;
+  const shown = bad.map((c) => (c === ' ' ? 'space' : JSON.stringify(c))).join(', ');
+  return `a tool name should use only letters, digits, "_", "-" and "."; this one has ${shown}, which some clients refuse`;
 }

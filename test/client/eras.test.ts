@@ -171,3 +171,12 @@ describe('McpClient eras', () => {
     }
   });
 });
+
+describe('McpClient.ping in the stateless era', () => {
+  it('bug: ping returned the whole server/discover result although it is typed as empty; it resolves to {}', async () => {
+    const client = await clientFor();
+    assert.equal(client.era, 'stateless');
+    assert.deepEqual(await client.ping(), {});
+    await client.close();
+  });
+});

@@ -113,9 +113,11 @@ export class StatelessEra implements ClientEra {
     }
   }
 
-  ping(options?: CallOptions): Promise<Record<string, never>> {
-    // The stateless revision has no ping; discover is its cheapest request.
-    return this.send(Method.ServerDiscover, {}, options ?? {});
+  async ping(options?: CallOptions): Promise<Record<string, never>> {
+    // The stateless revision has no ping; discover is its cheapest request. Its result is not handed out:
+    // ping answers "alive", in the same shape in both eras.
+    await this.send(Method.ServerDiscover, {}, options ?? {});
+    return {};
   }
 
   async subscribe(uri: string): Promise<Record<string, never>> {
