@@ -54,9 +54,20 @@ export class McpHost {
     this.entries = this.supervisor.entries;
   }
 
-  /** Starts every server in parallel. A server that fails is reported by name; the others go on. */
-  start(): Promise<ServerStatus[]> {
-    return this.supervisor.start();
+  /**
+   * Starts every server in parallel. A server that fails is reported by name (a 'failed' event, and its
+   * status with the error); the others go on. With `requireAll`, start rejects once every server was
+   * tried if any failed (an McpwireError, SERVER_UNAVAILABLE, naming each one and why): the servers that
+   * did start keep running until shutdown().
+   */
+  async start(options: { requireAll?: boolean } = {}): Promise<ServerStatus[]> {
+    const statuses = await this.supervisor.start();
+    const failed = statuses.filter((s) => s.state === 'failed');
+    if (options.requireAll && failed.length > 0) {
+      const lines = failed.map((s) => `server "${s.name}" could not start: ${s.error ?? 'unknown reason'}`);
+      throw new McpwireError('SERVER_UNAVAILABLE', lines.join('\n'));
+    }
+    return statuses;
   }
 
   status(): ServerStatus[] {

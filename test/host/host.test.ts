@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { parseConfig } from '../../src/host/config.js';
 import { type HostEvent, McpHost, RoutingError } from '../../src/host/host.js';
 import { ConnectionClosedError } from '../../src/jsonrpc/errors.js';
+import { McpwireError } from '../../src/jsonrpc/local-errors.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -185,6 +186,32 @@ describe('McpHost: a server that answers with an unusable protocol version', () 
       const [status] = host.status();
       assert.equal(status?.state, 'failed');
       assert.match(status?.error ?? '', /protocol version "1999-01-01"/);
+    } finally {
+      await host.shutdown();
+    }
+  });
+
+  it('start({ requireAll: true }) rejects, naming each server that could not start and why', async () => {
+    const host = new McpHost(
+      parseConfig(
+        { mcpServers: { ghost: { command: 'mcpwire-no-such-command-anywhere' } } },
+        process.env,
+        root,
+      ),
+      { restart: false, healthInterval: 0 },
+    );
+    try {
+      await assert.rejects(host.start({ requireAll: true }), (error: unknown) => {
+        assert.ok(error instanceof McpwireError);
+        assert.equal(error.code, 'SERVER_UNAVAILABLE');
+        assert.match(
+          error.message,
+          /^server "ghost" could not start: could not start "mcpwire-no-such-command-anywhere"/,
+        );
+        return true;
+      });
+      // Without the option, the same failure is a status and an event, not a rejection.
+      assert.equal((await host.start())[0]?.state, 'failed');
     } finally {
       await host.shutdown();
     }
