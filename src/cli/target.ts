@@ -43,6 +43,8 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     clientInfo: { name: 'mcpwire-cli', version },
     healthInterval: 0,
     restart: false,
+    // One --timeout governs the whole command, the handshake included (it always waited 30 s).
+    startTimeout: options.timeout,
     stderr: options.verbose ? 'inherit' : 'pipe',
     onEvent: (event) => {
       if (event.type === 'log') options.onLog?.(event.server, event.level, event.data);
@@ -69,7 +71,9 @@ export async function openTarget(options: TargetOptions, version: string): Promi
         ? `${problems.join('\n')}\nA stdio server must write only JSON-RPC messages to stdout; logs belong on stderr.`
         : first?.error?.includes('no such command')
           ? 'Check the command after "--" (or in the configuration) and that it is installed.'
-          : 'Run with --verbose to see everything the server writes to stderr.',
+          : first?.error?.includes('timed out')
+            ? `Raise --timeout (in ms; it was ${options.timeout ?? 30_000}) if the server needs longer to start, or run with --verbose to see its stderr.`
+            : 'Run with --verbose to see everything the server writes to stderr.',
     );
   }
   for (const status of failed)

@@ -68,4 +68,13 @@ describe('the command line in the first hour', () => {
     for (const text of [help.stdout, demo.stdout]) assert.doesNotMatch(text, /seed/i);
     assert.match(help.stdout, /demo\s+a typical exchange between a host and a filesystem server/);
   });
+
+  it('bug: --timeout did not apply to the handshake (initialize always waited 30 s); it does', async () => {
+    // A server that reads nothing and answers nothing.
+    const silent = [process.execPath, '-e', 'setInterval(() => {}, 1000)'];
+    const run = await mcpwire(['tools', '--timeout', '300', '--', ...silent]);
+    assert.equal(run.code, 3);
+    assert.match(run.stderr, /"initialize" \(id \d+\) timed out after 300 ms/);
+    assert.match(run.stderr, /hint: Raise --timeout \(in ms; it was 300\)/);
+  });
 });
