@@ -398,7 +398,10 @@ export class Connection {
         this.transport.send(errorResponse(null, ErrorCode.ParseError, error.message));
         return;
       case 'framing':
+        // Bytes that are no frame are answered like bytes that are no JSON: the peer learns at once that
+        // something it sent was lost, instead of waiting for an answer that never comes.
         this.problem('framing', error.message, error.excerpt);
+        this.transport.send(errorResponse(null, ErrorCode.ParseError, `Parse error: ${error.message}`));
         return;
       case 'oversize': {
         this.problem('oversize', error.message, { size: error.size, limit: error.limit, id: error.id });

@@ -406,7 +406,7 @@ describe('connection errors: frames the transport could not deliver', () => {
     );
   });
 
-  it('reports a framing error without answering it', async () => {
+  it('bug: a framing error went unanswered, so the peer waited forever; it is answered -32700 with id null', async () => {
     const { peer, problems } = connect();
     peer.frameError({
       kind: 'framing',
@@ -414,7 +414,13 @@ describe('connection errors: frames the transport could not deliver', () => {
       excerpt: 'X: 1',
     });
     await drain();
-    assert.deepEqual(peer.sent, []);
+    assert.deepEqual(peer.sent, [
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: a header block without a valid Content-Length' },
+      },
+    ]);
     assert.equal(problems[0]?.kind, 'framing');
   });
 });

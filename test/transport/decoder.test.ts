@@ -575,3 +575,59 @@ describe('FrameDecoder: properties', () => {
     );
   });
 });
+
+describe('FrameDecoder: one malformed Content-Length frame does not make the rest unreadable', () => {
+  // Each of these was followed by silence: no error, and every later valid frame dropped.
+  const bad: Array<[string, string]> = [
+    ['a negative length', 'Content-Length: -5\r\n\r\n{"x":1}'],
+    ['a non-numeric length', 'Content-Length: abc\r\n\r\n{"x":1}'],
+    ['an empty length', 'Content-Length: \r\n\r\n{"x":1}'],
+    ['an exponent', 'Content-Length: 1e2\r\n\r\n{"x":1}'],
+    ['a hex length', 'Content-Length: 0x30\r\n\r\n{"x":1}'],
+    ['a plus sign', 'Content-Length: +7\r\n\r\n{"x":1}'],
+    ['two lengths that disagree', 'Content-Length: 7\r\nContent-Length: 9\r\n\r\n{"x":1}'],
+    ['an NDJSON message', '{"jsonrpc":"2.0","id":9,"method":"ping"}\n'],
+    ['a length that no frame can have', 'Content-Length: 99999999999999\r\n\r\n{"x":1}'],
+  ];
+  for (const [what, frame] of bad) {
+    it(`bug: ${what} silenced the stream; it is reported and the next frame is decoded`, () => {
+      const { frames, errors } = decode([`${cl('{"a":1}')}${frame}${cl('{"b":2}')}`]);
+      assert.deepEqual(frames, ['{"a":1}', '{"b":2}']);
+      assert.ok(errors.length >= 1, 'the bad frame is reported');
+    });
+  }
+
+  it('the same, with the frames cut into chunks of 3 bytes', () => {
+    const text = `${cl('{"a":1}')}Content-Length: 1e2\r\n\r\n{"x":1}${cl('{"b":2}')}`;
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 3) chunks.push(text.slice(i, i + 3));
+    const { frames, errors } = decode(chunks);
+    assert.deepEqual(frames, ['{"a":1}', '{"b":2}']);
+    assert.ok(errors.length >= 1);
+  });
+
+  it('says why a length is refused', () => {
+    assert.match(
+      decode(['Content-Length: 1e2\r\n\r\n']).errors[0]!.message,
+      /"1e2" is not a length in bytes/,
+    );
+    assert.match(
+      decode(['Content-Length: 99999999999999\r\n\r\n']).errors[0]!.message,
+      /more than any frame can be/,
+    );
+    assert.match(decode(['Content-Length: 1\r\nContent-Length: 2\r\n\r\n']).errors[0]!.message, /disagree/);
+  });
+
+  it('accepts LF-only header lines from a tolerant peer', () => {
+    const { frames, errors } = decode([`${cl('{"a":1}')}Content-Length: 7\n\n{"c":3}${cl('{"b":2}')}`]);
+    assert.deepEqual(frames, ['{"a":1}', '{"c":3}', '{"b":2}']);
+    assert.deepEqual(errors, []);
+  });
+
+  it('a body declared too short leaves junk that is reported, then the next frame is decoded', () => {
+    const { frames, errors } = decode([`${cl('{"a":1}')}Content-Length: 3\r\n\r\n{"x":1}${cl('{"b":2}')}`]);
+    assert.deepEqual(frames, ['{"a":1}', '{"x', '{"b":2}']);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!.message, /outside any frame/);
+  });
+});

@@ -189,23 +189,48 @@ export class FrameDecoder {
         }
         while (pos < chunk.length && isBlank(chunk[pos]!)) pos++;
         if (pos === chunk.length) return;
-        const end = chunk.indexOf('\r\n\r\n', pos, 'latin1');
-        if (end === -1) {
+        // Bytes that do not start a header (a body cut short or too long, an NDJSON line, junk) are
+        // reported and skipped up to the next Content-Length header: one bad frame must not make every
+        // later frame unreadable.
+        const headerAt = findHeader(chunk, pos);
+        if (headerAt !== pos) {
+          const junkEnd =
+            headerAt === -1 ? Math.max(pos, chunk.length - (CONTENT_LENGTH.length - 1)) : headerAt;
+          if (junkEnd > pos) {
+            this.events.framingError(
+              'bytes outside any frame: a Content-Length header was expected',
+              chunk.toString('utf8', pos, Math.min(junkEnd, pos + 200)),
+            );
+          }
+          if (headerAt === -1) {
+            // The end may be the start of the next header, cut by the chunk boundary.
+            if (junkEnd < chunk.length) this.headerCarry = Buffer.from(chunk.subarray(junkEnd));
+            return;
+          }
+          pos = headerAt;
+        }
+        const found = headerEnd(chunk, pos);
+        if (found === undefined) {
           if (chunk.length - pos > MAX_HEADER_BYTES) {
             this.events.framingError(
               `no end of header (\\r\\n\\r\\n) within ${MAX_HEADER_BYTES} bytes`,
               chunk.toString('utf8', pos, pos + 200),
             );
-            return;
+            // Go on after this header's first line: what follows may hold the next frame.
+            pos = chunk.indexOf(NEWLINE, pos) === -1 ? chunk.length : chunk.indexOf(NEWLINE, pos) + 1;
+            continue;
           }
           this.headerCarry = Buffer.from(chunk.subarray(pos));
           return;
         }
-        const header = chunk.toString('latin1', pos, end);
-        pos = end + 4;
+        const header = chunk.toString('latin1', pos, found.end);
+        pos = found.next;
         const length = parseContentLength(header);
-        if (length === undefined) {
-          this.events.framingError('a header block without a valid Content-Length', header.slice(0, 200));
+        if (typeof length === 'string') {
+          this.events.framingError(
+            `a header block without a valid Content-Length: ${length}`,
+            header.slice(0, 200),
+          );
           continue;
         }
         this.bodyRemaining = length;
@@ -264,14 +289,48 @@ function isBlank(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-function parseContentLength(header: string): number | undefined {
-  for (const line of header.split('\r\n')) {
+/** A declared length above this is no frame: a stray number, not a message to skip byte by byte. */
+const MAX_DECLARED_LENGTH = 2 ** 32;
+
+/** The length a header block declares, or why it declares none that can be used. */
+function parseContentLength(header: string): number | string {
+  let length: number | undefined;
+  for (const line of header.split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon === -1) continue;
     if (line.slice(0, colon).trim().toLowerCase() !== 'content-length') continue;
     const value = line.slice(colon + 1).trim();
-    if (!/^\d+$/.test(value)) return undefined;
-    return Number(value);
+    // Digits only: no sign, exponent, hex prefix or fraction (Number() would take "1e2" and "0x30").
+    if (!/^\d+$/.test(value)) return `"${value}" is not a length in bytes`;
+    const parsed = Number(value);
+    if (parsed > MAX_DECLARED_LENGTH) return `${value} bytes is more than any frame can be`;
+    if (length !== undefined && length !== parsed) return 'two Content-Length headers disagree';
+    length = parsed;
   }
-  return undefined;
+  return length ?? 'there is no Content-Length header';
+}
+
+/**
+ * Where the next header block starts at or after `from`, or -1: at `from` when a header line ("Name:")
+ * starts there (other headers may come before Content-Length), else at the next Content-Length header.
+ */
+function findHeader(chunk: Buffer, from: number): number {
+  const head = chunk.toString('latin1', from, Math.min(chunk.length, from + 80));
+  if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:/.test(head)) return from;
+  // A header name cut by the chunk boundary: the next chunk tells.
+  if (from + head.length === chunk.length && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(head)) return from;
+  const text = chunk.toString('latin1', from);
+  // Resynchronised at the header itself: what came before it on its line is no header (a body cut short,
+  // say), and headers other than Content-Length carry nothing mcpwire needs.
+  const at = text.search(/content-length:/i);
+  return at === -1 ? -1 : from + at;
+}
+
+/** The end of the header block that starts at `from` (\r\n\r\n, or \n\n from a tolerant peer). */
+function headerEnd(chunk: Buffer, from: number): { end: number; next: number } | undefined {
+  const crlf = chunk.indexOf('\r\n\r\n', from, 'latin1');
+  const lf = chunk.indexOf('\n\n', from, 'latin1');
+  if (crlf === -1 && lf === -1) return undefined;
+  if (lf !== -1 && (crlf === -1 || lf < crlf)) return { end: lf, next: lf + 2 };
+  return { end: crlf, next: crlf + 4 };
 }
