@@ -631,3 +631,31 @@ describe('FrameDecoder: one malformed Content-Length frame does not make the res
     assert.match(errors[0]!.message, /outside any frame/);
   });
 });
+
+describe('FrameDecoder: invalid UTF-8', () => {
+  const bad = Buffer.concat([
+    Buffer.from('{"jsonrpc":"2.0","id":"a'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('","method":"ping"}\n'),
+  ]);
+
+  it('bug: invalid UTF-8 was replaced with U+FFFD and processed; the frame is refused, in both framings', () => {
+    for (const framing of ['newline', 'content-length'] as const) {
+      const body = bad.subarray(0, bad.length - 1);
+      const chunk =
+        framing === 'newline'
+          ? bad
+          : Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+      const { frames, errors } = decode([chunk, `${framing === 'newline' ? '{"ok":1}\n' : cl('{"ok":1}')}`]);
+      assert.deepEqual(frames, ['{"ok":1}'], framing);
+      assert.equal(errors.length, 1, framing);
+      assert.match(errors[0]!.message, /not valid UTF-8/);
+    }
+  });
+
+  it('a message that carries U+FFFD itself, validly encoded, is delivered', () => {
+    const { frames, errors } = decode(['{"text":"\ufffd"}\n']);
+    assert.deepEqual(frames, ['{"text":"\ufffd"}']);
+    assert.deepEqual(errors, []);
+  });
+});

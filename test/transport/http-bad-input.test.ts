@@ -3,6 +3,7 @@
 // JSON (415), a method the endpoint does not have (405 with Allow), a path that is not the endpoint (404).
 
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   expectRawError,
@@ -125,5 +126,94 @@ describe('bad input', { timeout: 10_000 }, () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
     });
     assert.equal(query.status, 200);
+  });
+});
+
+/**
+ * A POST whose body is written in part and never ended: resolves with the answer the server gives while
+ * the client is still sending (or would still send), then drops the request.
+ */
+function unfinishedPost(url: string, headers: Record<string, string>, part: Buffer | string) {
+  return new Promise<{ status: number; body: string; closed: boolean }>((resolve, reject) => {
+    const request = httpRequest(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          closed: res.headers.connection === 'close',
+        });
+        request.destroy();
+      });
+    });
+    request.on('error', (error) => {
+      // The server closing the connection after its answer is expected; anything before it is not.
+      if (
+        (error as NodeJS.ErrnoException).code !== 'ECONNRESET' &&
+        (error as NodeJS.ErrnoException).code !== 'EPIPE'
+      )
+        reject(error);
+    });
+    request.write(part);
+  });
+}
+
+describe('bad input: bodies that are too large, stalled or not UTF-8', { timeout: 10_000 }, () => {
+  let t: Listening;
+  let session: Session;
+
+  before(async () => {
+    t = await listen({ jsonResponse: true, maxBodySize: LIMIT, bodyTimeout: 200 });
+    session = await openSession(t.listener.url);
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it('bug: a declared 1 TiB body was read before the 413; it is refused from its Content-Length at once', async () => {
+    const answer = await unfinishedPost(
+      t.listener.url,
+      { ...POST_HEADERS, ...session.headers, 'Content-Length': String(2 ** 40) },
+      '{"jsonrpc":"2.0",',
+    );
+    assert.equal(answer.status, 413);
+    assert.match(answer.body, /exceeds 1024 bytes/);
+    assert.equal(answer.closed, true, 'the connection is closed: nothing more of the body is read');
+  });
+
+  it('bug: a body without a length was read to its end before the 413; reading stops at the limit', async () => {
+    // Chunked, and never ended: the answer can only come from the server stopping at the limit.
+    const answer = await unfinishedPost(
+      t.listener.url,
+      { ...POST_HEADERS, ...session.headers, 'Transfer-Encoding': 'chunked' },
+      'x'.repeat(LIMIT + 1),
+    );
+    assert.equal(answer.status, 413);
+  });
+
+  it('bug: a stalled body was held for 300 s; it is refused with 408 after bodyTimeout', async () => {
+    const answer = await unfinishedPost(
+      t.listener.url,
+      { ...POST_HEADERS, ...session.headers, 'Content-Length': '100' },
+      '{"jsonrpc":',
+    );
+    assert.equal(answer.status, 408);
+    assert.match(answer.body, /stopped arriving/);
+  });
+
+  it('bug: invalid UTF-8 was replaced and processed; the body is refused with 400 and -32700', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('","method":"ping"}'),
+    ]);
+    const response = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body,
+    });
+    const error = expectRawError(response, 400, /not valid UTF-8/);
+    assert.equal(error.error.code, -32700);
   });
 });

@@ -6,6 +6,8 @@
 // that spans several chunks is joined. Chunk boundaries may fall anywhere, inside a UTF-8 character too,
 // because frames are decoded to text only once they are complete.
 
+import { isUtf8 } from 'node:buffer';
+
 export type Framing = 'newline' | 'content-length';
 
 export const DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024;
@@ -173,7 +175,18 @@ export class FrameDecoder {
     let i = start;
     while (i < end && isBlank(bytes[i]!)) i++;
     if (i === end) return;
-    this.events.frame(bytes.toString('utf8', start, end));
+    const text = bytes.toString('utf8', start, end);
+    // Invalid UTF-8 decodes to U+FFFD: looked for in the text (cheap), and only then are the bytes
+    // checked, since a message may also carry U+FFFD itself. A message that is not UTF-8 is refused
+    // rather than processed with its bad bytes replaced (an id would be echoed as another id).
+    if (text.includes('\ufffd') && !isUtf8(bytes.subarray(start, end))) {
+      this.events.framingError(
+        'the message is not valid UTF-8 (MCP messages are UTF-8 text)',
+        text.slice(0, 200),
+      );
+      return;
+    }
+    this.events.frame(text);
   }
 
   // ---- Content-Length ----

@@ -5,6 +5,7 @@
 // file knows HTTP and sessions, not the protocol's methods. It is a plain Node request handler, so it
 // can be mounted in any HTTP server or framework; listen.ts runs it on its own.
 
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
@@ -21,6 +22,8 @@ export interface HttpHandlerOptions {
   binding: HttpBinding;
   /** Largest request body accepted, in bytes (4 MiB). */
   maxBodySize?: number;
+  /** How long a request body may stop arriving before it is refused with 408, in ms (10 000). */
+  bodyTimeout?: number;
   /** Host and Origin checks against DNS rebinding (localhost only, by default). */
   originPolicy?: OriginPolicy;
   /** Where SSE events are kept for resumption (in memory by default; null turns resumption off). */
@@ -117,11 +120,21 @@ export function createHttpHandler(
     // A client that accepts only one of the two gets that one, whatever the configured default: it was
     // answered with an SSE stream even when it accepted only application/json.
     const mode = options.jsonResponse ? (acceptsJson ? 'json' : 'sse') : acceptsSse ? 'sse' : 'json';
-    const text = await readBody(request, maxBody);
-    if (text === undefined) {
-      reply(response, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`);
+    const read = await readBody(request, maxBody, options.bodyTimeout ?? 10_000);
+    if ('refused' in read) {
+      // Nothing more of this request is read: its connection closes once the answer is out.
+      const close = { Connection: 'close' };
+      if (read.refused === 413) {
+        reply(response, 413, `Payload Too Large: the body exceeds ${maxBody} bytes`, undefined, close);
+      } else if (read.refused === 408) {
+        reply(response, 408, 'Request Timeout: the body stopped arriving before its end', undefined, close);
+      } else {
+        reply(response, 400, 'Parse error: the body is not valid UTF-8', ErrorCode.ParseError, close);
+      }
+      response.on('finish', () => request.destroy());
       return;
     }
+    const text = read.text;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -257,18 +270,46 @@ function headerValue(request: IncomingMessage, name: string): string | undefined
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The body as text, or undefined when it is larger than `limit` (the rest is drained, not kept). */
-function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+type Body = { text: string } | { refused: 413 | 408 | 'not-utf8' };
+
+/**
+ * The body as text, or why it is refused: larger than `limit` (413, told from the declared
+ * Content-Length at once, or when the bytes read pass the limit: reading stops there), a body that stops
+ * arriving for `stallMs` (408), or bytes that are not UTF-8. A refused request's connection is closed
+ * once the answer is written, so that nothing more of it is read.
+ */
+function readBody(request: IncomingMessage, limit: number, stallMs: number): Promise<Body> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ refused: 413 });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    request.on('data', (chunk: Buffer) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = (body: Body) => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      if ('refused' in body) request.pause();
+      resolve(body);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => done({ refused: 408 }), stallMs);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
+      if (size > limit) return done({ refused: 413 });
+      chunks.push(chunk);
+      arm();
+    };
+    arm();
+    request.on('data', onData);
+    request.on('end', () => {
+      const bytes = Buffer.concat(chunks);
+      done(isUtf8(bytes) ? { text: bytes.toString('utf8') } : { refused: 'not-utf8' });
     });
-    request.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
