@@ -405,7 +405,14 @@ export class Connection {
         return;
       case 'oversize': {
         this.problem('oversize', error.message, { size: error.size, limit: error.limit, id: error.id });
-        if (error.id === null) return;
+        if (error.id === null) {
+          // No id could be read from its first bytes (none there, or not JSON): still answered, with id
+          // null, unless it was a response, which nothing answers.
+          if (error.role !== 'response') {
+            this.transport.send(errorResponse(null, ErrorCode.InvalidRequest, error.message));
+          }
+          return;
+        }
         const pending = error.role !== 'request' ? this.pending.get(error.id) : undefined;
         if (pending) {
           this.settle(error.id);

@@ -385,11 +385,19 @@ describe('connection errors: frames the transport could not deliver', () => {
     assert.deepEqual((await peer.call(1, 'echo', {})).result, {});
   });
 
-  it('rejects the pending request an oversized response belonged to, and reports one with no id', async () => {
+  it('bug: an oversized message whose id could not be read got no answer; it is answered -32600 with id null', async () => {
+    const { peer, problems } = connect();
+    peer.frameError({ kind: 'oversize', message: 'too big', size: 9, limit: 1, id: null, role: 'unknown' });
+    await drain();
+    assert.deepEqual(peer.sent, [{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'too big' } }]);
+    assert.equal(problems[0]?.kind, 'oversize');
+  });
+
+  it('rejects the pending request an oversized response belonged to, and answers no response', async () => {
     const { connection, peer, problems } = connect();
     const pending = connection.request('huge');
     const sent = await peer.requestFor('huge');
-    peer.frameError({ kind: 'oversize', message: 'too big', size: 9, limit: 1, id: null, role: 'unknown' });
+    peer.frameError({ kind: 'oversize', message: 'too big', size: 9, limit: 1, id: null, role: 'response' });
     peer.frameError({
       kind: 'oversize',
       message: 'too big',
