@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   EventReader,
   expectJsonRpcError,
+  Gate,
   listen,
   openSession,
   post,
@@ -200,5 +201,29 @@ describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, (
     });
     const messages = (await readAllEvents(response)).filter((e) => e.data !== '');
     assert.equal(textOf(JSON.parse(messages[0]!.data)), 'sse please');
+  });
+
+  it('bug: an id reused while the first request was in flight lost the first result; the second POST alone is refused', async () => {
+    t.started.current = new Gate();
+    t.gate.current = new Gate();
+    const call = { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'wait' } };
+    const first = post(t.listener.url, call, session.headers);
+    await t.started.current.opened;
+    const second = await post(t.listener.url, { jsonrpc: '2.0', id: 77, method: 'ping' }, session.headers);
+    assert.equal(second.status, 400);
+    const refusal = (await second.json()) as { id: unknown; error: { code: number; message: string } };
+    assert.equal(refusal.id, 77);
+    assert.equal(refusal.error.code, -32600);
+    assert.match(refusal.error.message, /already in use/);
+    t.gate.current.open();
+    const answer = await first;
+    // This server answers with JSON; an SSE answer is read too, should its configuration change.
+    const sse = (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+    const result = sse
+      ? (await readAllEvents(answer))
+          .map((e) => (e.data === '' ? {} : JSON.parse(e.data)))
+          .find((m) => m.id === 77)
+      : await answer.json();
+    assert.equal(textOf(result), 'done waiting', 'the first request still gets its own result');
   });
 });

@@ -96,6 +96,24 @@ export class HttpSessionTransport implements Transport {
       this.handlers?.message(body);
       return;
     }
+    // An id already in flight on this session is refused on this POST, before the connection sees it:
+    // the connection's refusal carries the same id, so it was routed to the first request's stream,
+    // which it ended, and that request's own result was then lost.
+    const reused = requestIds.find((id) => this.requestStream.has(id));
+    if (reused !== undefined) {
+      response
+        .writeHead(400, { ...headers, 'Content-Type': 'application/json' })
+        .end(
+          JSON.stringify(
+            errorBody(
+              `Invalid Request: id ${JSON.stringify(reused)} is already in use by a request in flight on this session`,
+              ErrorCode.InvalidRequest,
+              Array.isArray(body) ? null : reused,
+            ),
+          ),
+        );
+      return;
+    }
     const stream: Stream = {
       id: randomUUID(),
       pending: new Set(requestIds),
