@@ -124,3 +124,63 @@ describe('Streamable HTTP sessions with jsonResponse', { timeout: 10_000 }, () =
     assert.deepEqual(await pinged.json(), { jsonrpc: '2.0', id: 2, result: {} });
   });
 });
+
+/** Resolves once `done()` holds, checking after each turn of the event loop; fails after `limitMs`. */
+async function eventually(done: () => boolean, what: string, limitMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > limitMs) assert.fail(`${what} did not happen within ${limitMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('Streamable HTTP sessions: what the server keeps', { timeout: 10_000 }, () => {
+  it('bug: a refused initialize still created a session and returned its id; it leaves none', async () => {
+    const t = await listen({ jsonResponse: true });
+    try {
+      // No protocolVersion: initialize is refused with -32602.
+      const response = await post(t.listener.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      const body = (await response.json()) as { error?: { code: number } };
+      assert.equal(body.error?.code, -32602);
+      assert.equal(response.headers.get('mcp-session-id'), null, 'no session id for a refused initialize');
+      await eventually(() => t.listener.handler.sessions.size === 0, 'the refused session ending');
+    } finally {
+      await t.listener.close();
+    }
+  });
+
+  it('bug: sessions had no cap; past maxSessions a new one is refused with 503 and Retry-After', async () => {
+    const t = await listen({ maxSessions: 2 });
+    try {
+      await openSession(t.listener.url);
+      await openSession(t.listener.url);
+      const third = await post(t.listener.url, initializeRequest(1));
+      assert.equal(third.status, 503);
+      const error = (await third.json()) as { id: unknown; error: { code: number; message: string } };
+      assert.equal(error.id, 1, 'the refusal answers the initialize by its id');
+      assert.equal(error.error.code, -32603);
+      assert.match(error.error.message, /at most 2 sessions/);
+      assert.equal(third.headers.get('retry-after'), '60');
+      assert.equal(t.listener.handler.sessions.size, 2);
+    } finally {
+      await t.listener.close();
+    }
+  });
+
+  it('bug: sessions never expired; one idle past sessionIdleTimeout ends, and its id then gets 404', async () => {
+    const t = await listen({ sessionIdleTimeout: 20 });
+    try {
+      const session = await openSession(t.listener.url);
+      await eventually(() => !t.listener.handler.sessions.has(session.id), 'the idle session ending');
+      const later = await post(t.listener.url, ping(5), session.headers);
+      await expectJsonRpcError(later, 404, -32001);
+    } finally {
+      await t.listener.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
@@ -24,6 +25,13 @@ export interface HttpHandlerOptions {
   maxBodySize?: number;
   /** How long a request body may stop arriving before it is refused with 408, in ms (10 000). */
   bodyTimeout?: number;
+  /** Sessions kept at once (10 000): a new one past that is refused with 503 until one ends or expires. */
+  maxSessions?: number;
+  /**
+   * A session with no request in flight, no open GET stream and nothing from its client for this long
+   * ends, in ms (30 minutes; 0 keeps sessions until DELETE).
+   */
+  sessionIdleTimeout?: number;
   /** Host and Origin checks against DNS rebinding (localhost only, by default). */
   originPolicy?: OriginPolicy;
   /** Where SSE events are kept for resumption (in memory by default; null turns resumption off). */
@@ -53,6 +61,28 @@ export function createHttpHandler(
   const policy = options.originPolicy ?? localPolicy();
   const maxBody = options.maxBodySize ?? 4 * 1024 * 1024;
   const versions = binding.sessionVersions;
+  const maxSessions = options.maxSessions ?? 10_000;
+  const idleTimeout = options.sessionIdleTimeout ?? 30 * 60_000;
+  // One timer for every session's idle expiry, running only while there are sessions, and never keeping
+  // the process alive.
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const session of sessions.values()) {
+      if (!session.busy && now - session.lastActivity >= idleTimeout) {
+        session.finish({ message: `the session was idle for ${idleTimeout} ms` });
+      }
+    }
+    if (sessions.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  const sweepLater = () => {
+    if (sweeper || idleTimeout <= 0) return;
+    sweeper = setInterval(sweep, Math.max(10, Math.min(60_000, idleTimeout / 4)));
+    sweeper.unref();
+  };
 
   const reply = (
     response: ServerResponse,
@@ -163,6 +193,17 @@ export function createHttpHandler(
         reply(response, 400, `Invalid Request: ${opening.message.method} must be sent on its own`);
         return;
       }
+      if (sessions.size >= maxSessions) {
+        reply(
+          response,
+          503,
+          `Service Unavailable: this server keeps at most ${maxSessions} sessions; end one (DELETE) or try again later`,
+          ErrorCode.InternalError,
+          { 'Retry-After': '60' },
+          opening.message.id,
+        );
+        return;
+      }
       session = new HttpSessionTransport({
         sessionId: randomUUID(),
         eventStore:
@@ -175,6 +216,8 @@ export function createHttpHandler(
         },
       });
       sessions.set(session.sessionId, session);
+      session.openedBy(opening.message.id);
+      sweepLater();
       connect(session);
     } else {
       session = findSession(request, response);
@@ -258,6 +301,8 @@ export function createHttpHandler(
   }) as HttpHandler;
   Object.defineProperty(handler, 'sessions', { value: sessions });
   handler.closeAll = () => {
+    if (sweeper) clearInterval(sweeper);
+    sweeper = undefined;
     for (const session of sessions.values()) session.finish({ message: 'the server is shutting down' });
     sessions.clear();
   };

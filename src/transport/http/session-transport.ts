@@ -4,6 +4,7 @@
 // to; with SSE, it is also stored so a client that lost the connection can resume with Last-Event-ID.
 
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
@@ -59,6 +60,10 @@ export class HttpSessionTransport implements Transport {
   private readonly standaloneId: string;
   /** Every stream this session has stored events of, finished ones too. */
   private readonly storedStreams = new Set<string>();
+  /** The request that opened the session, until it is answered: an error answer ends the session. */
+  private opening: JsonRpcId | undefined;
+  /** When the client last sent anything (for the endpoint's idle expiry), on performance.now(). */
+  lastActivity = performance.now();
 
   constructor(readonly options: SessionTransportOptions) {
     this.standaloneId = `${options.sessionId}-standalone`;
@@ -70,6 +75,16 @@ export class HttpSessionTransport implements Transport {
 
   get closed(): boolean {
     return this.closeReason !== undefined;
+  }
+
+  /** Whether a request is in flight or the GET stream is open: such a session is not idle. */
+  get busy(): boolean {
+    return this.requestStream.size > 0 || this.streams.get(this.standaloneId)?.response !== undefined;
+  }
+
+  /** The request that opens the session: if it is refused, the session ends once the refusal is written. */
+  openedBy(id: JsonRpcId): void {
+    this.opening = id;
   }
 
   start(handlers: TransportHandlers): void {
@@ -86,6 +101,7 @@ export class HttpSessionTransport implements Transport {
     headers: Record<string, string>,
     mode: 'sse' | 'json' = this.options.jsonResponse ? 'json' : 'sse',
   ): Promise<void> {
+    this.lastActivity = performance.now();
     const items = Array.isArray(body) ? body : [body];
     const requestIds = items.flatMap((item) => {
       const c = classify(item);
@@ -147,6 +163,7 @@ export class HttpSessionTransport implements Transport {
     headers: Record<string, string>,
     lastEventId: string | undefined,
   ): Promise<void> {
+    this.lastActivity = performance.now();
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
       const streamId = await store.streamOf(lastEventId);
@@ -214,6 +231,11 @@ export class HttpSessionTransport implements Transport {
         : (this.requestStream.get(key) ?? this.standaloneId);
     const stream = this.streams.get(streamId);
     if (!stream) return; // No stream to carry a message that belongs to no request: the client did not open one.
+    // A refused opening request (initialize answered with an error) leaves no session behind: its id is
+    // not handed out in a JSON answer, and the session ends once the refusal is written.
+    const refused = isResponse && key === this.opening && key !== undefined && 'error' in first;
+    if (isResponse && key === this.opening) this.opening = undefined;
+    if (refused) delete stream.headers['Mcp-Session-Id'];
     for (const message of messages) this.enqueue(stream, () => this.write(stream, message));
     if (isResponse) {
       const ids = messages.map((message) => (message as { id: JsonRpcId }).id);
@@ -223,6 +245,7 @@ export class HttpSessionTransport implements Transport {
       this.enqueue(stream, () => {
         for (const id of ids) stream.pending.delete(id);
         this.finishIfDone(stream);
+        if (refused) this.finish({ message: 'the request that opened the session was refused' });
       });
     }
   }
