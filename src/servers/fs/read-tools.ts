@@ -2,11 +2,12 @@
 // prompts work: read_text_file, read_media_file, read_multiple_files, get_file_info,
 // list_allowed_directories.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
 import { mimeTypeOf } from './mime.js';
+import { readRegularFile } from './open-file.js';
 
 const pathProperty = {
   type: 'string',
@@ -42,10 +43,13 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       const { path: requested, head, tail } = args as { path: string; head?: number; tail?: number };
       if (head !== undefined && tail !== undefined) throw new Error('give "head" or "tail", not both');
       const filePath = await roots.resolve(requested);
-      const info = await stat(filePath);
-      if (info.isDirectory()) throw new Error(`${requested} is a directory; list it with list_directory`);
-      checkFits(requested, info.size, info.size, options.maxMessageSize);
-      let content = await readFile(filePath, 'utf8');
+      let content = (
+        await readRegularFile(roots, filePath, {
+          shown: requested,
+          directory: () => new Error(`${requested} is a directory; list it with list_directory`),
+          size: (size) => checkFits(requested, size, size, options.maxMessageSize),
+        })
+      ).toString('utf8');
       if (head !== undefined) content = firstLines(content, head);
       if (tail !== undefined) content = lastLines(content, tail);
       return { content: [{ type: 'text', text: content }], structuredContent: { content } };
@@ -68,11 +72,15 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const filePath = await roots.resolve(String(args.path));
-      const info = await stat(filePath);
-      if (info.isDirectory()) throw new Error(`${String(args.path)} is a directory`);
-      checkFits(String(args.path), info.size, Math.ceil(info.size / 3) * 4, options.maxMessageSize);
-      const data = (await readFile(filePath)).toString('base64');
+      const shown = String(args.path);
+      const filePath = await roots.resolve(shown);
+      const data = (
+        await readRegularFile(roots, filePath, {
+          shown,
+          directory: () => new Error(`${shown} is a directory`),
+          size: (size) => checkFits(shown, size, Math.ceil(size / 3) * 4, options.maxMessageSize),
+        })
+      ).toString('base64');
       const mimeType = mimeTypeOf(filePath);
       if (mimeType.startsWith('image/')) return { content: [{ type: 'image', data, mimeType }] };
       if (mimeType.startsWith('audio/')) return { content: [{ type: 'audio', data, mimeType }] };
@@ -122,9 +130,12 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
         (args.paths as string[]).map(async (requested) => {
           try {
             const filePath = await roots.resolve(requested);
-            const info = await stat(filePath);
-            checkFits(requested, info.size, info.size, options.maxMessageSize);
-            return { path: requested, content: await readFile(filePath, 'utf8') };
+            const bytes = await readRegularFile(roots, filePath, {
+              shown: requested,
+              directory: () => new Error(`${requested} is a directory`),
+              size: (size) => checkFits(requested, size, size, options.maxMessageSize),
+            });
+            return { path: requested, content: bytes.toString('utf8') };
           } catch (error) {
             return { path: requested, error: (error as Error).message };
           }

@@ -4,7 +4,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { type Dirent, type FSWatcher, realpathSync, watch } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
@@ -15,6 +15,7 @@ import type { ResourcePage } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
+import { readRegularFile } from './open-file.js';
 import { AccessDeniedError, FileNotFoundError, knownRoots, type Roots } from './roots.js';
 
 export function registerFileResources(server: McpServer, options: FsOptions): void {
@@ -50,27 +51,36 @@ async function readFileResource(
     }
     throw error;
   }
-  const info = await stat(filePath);
-  if (info.isDirectory()) {
-    throw invalidParams(
-      `${uri} is a directory; read the files in it, or list it with the list_directory tool`,
-      {
-        uri,
-      },
-    );
-  }
   const mimeType = mimeTypeOf(filePath);
   const asText = isTextMime(mimeType) || mimeType === 'application/octet-stream';
+  let bytes: Buffer;
   try {
-    checkFits(uri, info.size, asText ? info.size : Math.ceil(info.size / 3) * 4, maxMessageSize);
-  } catch (error) {
-    throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, {
-      uri,
-      size: info.size,
-      maxMessageSize,
+    bytes = await readRegularFile(roots, filePath, {
+      shown: uri,
+      directory: () =>
+        invalidParams(
+          `${uri} is a directory; read the files in it, or list it with the list_directory tool`,
+          {
+            uri,
+          },
+        ),
+      size: (size) => {
+        try {
+          checkFits(uri, size, asText ? size : Math.ceil(size / 3) * 4, maxMessageSize);
+        } catch (error) {
+          throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, {
+            uri,
+            size,
+            maxMessageSize,
+          });
+        }
+      },
     });
+  } catch (error) {
+    // A special file, or one moved while it was opened: the request names something that cannot be read.
+    if (error instanceof JsonRpcError || (error as NodeJS.ErrnoException).code !== undefined) throw error;
+    throw invalidParams((error as Error).message, { uri });
   }
-  const bytes = await readFile(filePath);
   // Unknown types are sent as text when they are valid UTF-8, as a base64 blob otherwise.
   if (asText && isUtf8(bytes)) {
     return {

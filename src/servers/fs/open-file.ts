@@ -1,0 +1,57 @@
+// Reading a file the way the checks meant: the path is resolved inside a root, then the file is opened
+// without following a final symlink and without blocking, and every check is made on what was opened
+// (its handle), not on the path again. A FIFO or a device inside a root is refused instead of read
+// (one never ends, the other blocked a reading thread for good); and on Linux, where the kernel names
+// what a handle points at, a file swapped for a link to outside the roots between the check and the
+// open is refused too.
+
+import { constants } from 'node:fs';
+import { type FileHandle, open, realpath } from 'node:fs/promises';
+import type { Roots } from './roots.js';
+
+export interface ReadChecks {
+  /** The name the client used, for messages. */
+  shown: string;
+  /** The error for a directory (each tool says what to do instead). */
+  directory: () => Error;
+  /** Throws when a file of this size cannot be answered. */
+  size?: (bytes: number) => void;
+}
+
+export async function readRegularFile(roots: Roots, filePath: string, checks: ReadChecks): Promise<Buffer> {
+  let handle: FileHandle;
+  try {
+    handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new Error(`${checks.shown} became a symbolic link while it was being opened; try again`);
+    }
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw checks.directory();
+    if (!info.isFile()) {
+      const kind = info.isFIFO()
+        ? 'named pipe (FIFO)'
+        : info.isCharacterDevice() || info.isBlockDevice()
+          ? 'device'
+          : info.isSocket()
+            ? 'socket'
+            : 'special file';
+      throw new Error(`${checks.shown} is a ${kind}, not a regular file; only regular files are read`);
+    }
+    if (process.platform === 'linux') {
+      const opened = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+      if (opened !== undefined && !roots.contains(opened)) {
+        throw new Error(
+          `${checks.shown} was moved outside the allowed directories while it was being opened`,
+        );
+      }
+    }
+    checks.size?.(info.size);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
