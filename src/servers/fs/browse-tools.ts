@@ -64,7 +64,7 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
       request.log('info', `Scanning local folder ${directory}`, 'mcpwire-fs');
       const entries = (await sortedEntries(directory)).map((e) => ({ name: e.name, type: typeOf(e) }));
       const text =
-        entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${e.name}`).join('\n') ||
+        entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${lineSafe(e.name)}`).join('\n') ||
         '(empty directory)';
       return { content: [{ type: 'text', text }], structuredContent: { entries } };
     },
@@ -148,7 +148,9 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
         if (isMatch(relative)) matches.push(absolute);
       });
       return {
-        content: [{ type: 'text', text: matches.length > 0 ? matches.join('\n') : 'No matches found' }],
+        content: [
+          { type: 'text', text: matches.length > 0 ? matches.map(lineSafe).join('\n') : 'No matches found' },
+        ],
         structuredContent: { matches },
       };
     },
@@ -210,4 +212,13 @@ async function walk(
     // Symbolic links are listed but not followed.
     if (entry.isDirectory()) await walk(top, absolute, exclude, signal, visit);
   }
+}
+
+/**
+ * A name as it may stand on one line of a listing: control characters (a newline could forge a "[DIR]"
+ * line) are written as escapes. The structured result keeps every name exactly.
+ */
+export function lineSafe(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is escaped.
+  return name.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
 }

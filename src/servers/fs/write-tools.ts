@@ -161,6 +161,11 @@ export function registerWriteTools(server: McpServer, options: FsOptions): void 
     async (args, request) => {
       const { roots } = await fsContext(options, request);
       const source = await roots.resolve(String(args.source));
+      // A root itself is what the server was given to work in, not a file in it: moving one (into
+      // another root, say) made that root disappear.
+      if (roots.directories.includes(source)) {
+        throw new Error(`${String(args.source)} is an allowed directory itself; it cannot be moved`);
+      }
       const destination = await roots.resolve(String(args.destination), { allowMissing: true });
       const exists = await stat(destination).then(
         () => true,
