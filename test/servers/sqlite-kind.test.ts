@@ -153,6 +153,27 @@ describe('what each tool accepts', () => {
       refusal(() => checkCreateTable('CREATE TEMP TABLE t (a)')),
       /TEMP/,
     );
+    // bug: a temp-schema name got past the TEMP refusal (and was answered "it exists already").
+    for (const sql of ['CREATE TABLE temp.x (a)', 'create table if not exists TEMPORARY.x (a)']) {
+      assert.match(
+        refusal(() => checkCreateTable(sql)),
+        /temp schema would vanish/,
+        sql,
+      );
+    }
+    for (const sql of [
+      'CREATE TABLE "temp".x (a)',
+      'CREATE TABLE other.x (a)',
+      'CREATE TABLE [aux] . x (a)',
+    ]) {
+      assert.match(
+        refusal(() => checkCreateTable(sql)),
+        /main database only/,
+        sql,
+      );
+    }
+    checkCreateTable('CREATE TABLE main.x (a)');
+    checkCreateTable('CREATE TABLE "a.b" (a)');
     assert.match(
       refusal(() => checkCreateTable('CREATE INDEX i ON t (a)')),
       /CREATE INDEX/,

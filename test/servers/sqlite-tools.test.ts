@@ -363,6 +363,36 @@ describe('a read-only SQLite server', () => {
   });
 });
 
+describe('a SQLite server started with --write and a row limit', () => {
+  let file: string;
+  let session: SqliteSession;
+
+  before(async () => {
+    file = path.join(directory, 'returning.db');
+    copyFileSync(fixture, file);
+    session = await SqliteSession.start({ file, write: true, maxRows: 3 });
+  });
+
+  after(() => session.close());
+
+  it('bug: RETURNING ignored the row limit (20 000 rows came back); it keeps maxRows and says so', async () => {
+    await session.callTool('create_table', { sql: 'CREATE TABLE many (n INTEGER)' });
+    const result = await checked(
+      session,
+      'write_query',
+      await session.callTool('write_query', {
+        sql: 'WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50) INSERT INTO many (n) SELECT n FROM s RETURNING n',
+      }),
+    );
+    const structured = result.structuredContent as { changes: number; rows: unknown[]; truncated?: boolean };
+    assert.equal(structured.changes, 50, 'every row was written, and counted');
+    assert.deepEqual(structured.rows, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.equal(structured.truncated, true);
+    assert.match(textOf(result), /RETURNING gave 50 rows; the first 3 \(the row limit\) are shown/);
+    assert.deepEqual(query(file, 'SELECT count(*) AS c FROM many'), [{ c: 50 }]);
+  });
+});
+
 describe('a SQLite server started with --write', () => {
   let file: string;
   let session: SqliteSession;

@@ -20,5 +20,13 @@ export type QueryReply =
   | { type: 'started'; id: number; columns: string[] }
   | { type: 'rows'; id: number; rows: Cell[][] }
   | { type: 'done'; id: number; truncated: boolean }
-  | { type: 'written'; id: number; changes: number; lastInsertRowid: Cell; rows: Cell[][] }
+  | {
+      type: 'written';
+      id: number;
+      changes: number;
+      lastInsertRowid: Cell;
+      rows: Cell[][];
+      /** RETURNING gave more rows than maxRows: the rest are left out. */
+      truncated?: boolean;
+    }
   | { type: 'failed'; id: number; message: string; code?: string | undefined };

@@ -56,6 +56,8 @@ export interface WriteResult {
   changes: number;
   lastInsertRowid: Cell;
   rows: Cell[][];
+  /** RETURNING gave more rows than maxRows. */
+  truncated: boolean;
 }
 
 /** The statement ran past its time limit and was stopped. */
@@ -226,6 +228,7 @@ export class QueryPool {
               changes: reply.changes,
               lastInsertRowid: reply.lastInsertRowid,
               rows: reply.rows,
+              truncated: reply.truncated === true,
             });
             return;
           case 'failed':

@@ -65,9 +65,22 @@ async function run(job: QueryJob): Promise<void> {
   const columns = statement.columns().map((c) => c.name);
   send({ type: 'started', id: job.id, columns });
   if (job.mode === 'write') {
-    // INSERT ... RETURNING: the returned rows are the changed ones.
-    const rows = (statement.all(...args) as unknown[][]).map((row) => row.map(toCell));
-    send({ type: 'written', id: job.id, changes: rows.length, lastInsertRowid: null, rows });
+    // INSERT ... RETURNING: the returned rows are the changed ones. Every row is stepped through, so the
+    // statement completes and the count is true, but only maxRows are kept (all of them were returned,
+    // 20 000 when asked for 100).
+    const rows: Cell[][] = [];
+    let changes = 0;
+    for (const row of statement.iterate(...args) as IterableIterator<unknown[]>) {
+      if (changes++ < job.maxRows) rows.push(row.map(toCell));
+    }
+    send({
+      type: 'written',
+      id: job.id,
+      changes,
+      lastInsertRowid: null,
+      rows,
+      truncated: changes > rows.length,
+    });
     return;
   }
   const iterator = statement.iterate(...args) as IterableIterator<unknown[]>;

@@ -189,6 +189,33 @@ export function checkCreateTable(sql: string): void {
     );
   }
   refuseSeveral(shape, 'create_table');
+  // CREATE TABLE temp.x (or any schema but main) got past the TEMP refusal, and was then answered with
+  // a misleading "exists already". The '.' after the name's first part is an 'other' token.
+  const all = [...tokens(sql)];
+  let at = 2;
+  const wordAt = (i: number) => (all[i]?.kind === 'word' ? (all[i] as { text: string }).text : undefined);
+  if (wordAt(at) === 'IF' && wordAt(at + 1) === 'NOT' && wordAt(at + 2) === 'EXISTS') at += 3;
+  const schema = all[at];
+  const dot = all[at + 1];
+  if (schema && dot?.kind === 'other' && sql.includes('.')) {
+    const name = wordAt(at);
+    if (name === 'TEMP' || name === 'TEMPORARY') {
+      throw new StatementRefusedError(
+        'create_table makes lasting tables only; a table in the temp schema would vanish as soon as the statement ends',
+      );
+    }
+    if (name !== 'MAIN' && qualifiedBy(sql)) {
+      throw new StatementRefusedError(
+        'create_table creates tables in the main database only; name the table without a schema, or as main.NAME',
+      );
+    }
+  }
+}
+
+/** Whether the table name of a CREATE TABLE has a schema part ("schema.name", quoted or not). */
+function qualifiedBy(sql: string): boolean {
+  const afterTable = sql.replace(/^\s*create\s+table\s+(if\s+not\s+exists\s+)?/i, '');
+  return /^("[^"]*"|`[^`]*`|\[[^\]]*\]|[A-Za-z_][A-Za-z0-9_$]*)\s*\./.test(afterTable);
 }
 
 function article(word: string): string {

@@ -46,6 +46,10 @@ export function registerWriteTools(server: McpServer, options: SqliteOptions): v
           },
           columns: { type: 'array', items: { type: 'string' } },
           rows: { ...ROWS_SCHEMA, description: 'The rows of a RETURNING clause (empty without one).' },
+          truncated: {
+            type: 'boolean',
+            description: 'RETURNING gave more rows than the row limit; only the first ones are here.',
+          },
         },
         required: ['changes', 'columns', 'rows'],
       },
@@ -82,6 +86,10 @@ export function registerWriteTools(server: McpServer, options: SqliteOptions): v
       ) {
         structured.lastInsertRowid = result.lastInsertRowid;
         text += ` Last inserted rowid: ${String(result.lastInsertRowid)}.`;
+      }
+      if (result.truncated) {
+        structured.truncated = true;
+        text += ` RETURNING gave ${result.changes} rows; the first ${result.rows.length} (the row limit) are shown.`;
       }
       if (result.rows.length > 0) text += `\nReturned: ${JSON.stringify(structured.rows)}`;
       return { content: [{ type: 'text', text }], structuredContent: structured };
