@@ -12,6 +12,7 @@ import {
   RequestCancelledError,
   RequestTimeoutError,
 } from './errors.js';
+import { MessageTooLargeError } from './local-errors.js';
 import {
   classify,
   isErrorResponse,
@@ -488,20 +489,46 @@ export class Connection {
       this.transport.send(payload);
       return;
     } catch (error) {
-      this.problem('handler-error', 'a response could not be sent', error);
+      this.problem(
+        error instanceof MessageTooLargeError ? 'oversize' : 'handler-error',
+        `a response could not be sent: ${error instanceof Error ? error.message : describeThrown(error)}`,
+        error,
+      );
     }
-    const sendable = (response: JsonRpcResponse): JsonRpcResponse => {
+    // What can go wrong is a value that is not JSON (a BigInt, say) or an answer over the transport's
+    // size limit. Either way each response that cannot go is replaced by an error for its id, so that no
+    // caller waits for an answer that never comes; a batch keeps its other answers.
+    let answers = (Array.isArray(payload) ? payload : [payload]).map((response) => {
       try {
         JSON.stringify(response);
         return response;
       } catch (cause) {
         return unsendable(response, cause);
       }
-    };
-    try {
-      this.transport.send(Array.isArray(payload) ? payload.map(sendable) : sendable(payload));
-    } catch (again) {
-      this.problem('handler-error', 'an error response could not be sent either', again);
+    });
+    for (let attempt = 0; attempt <= answers.length; attempt++) {
+      try {
+        this.transport.send(Array.isArray(payload) ? answers : answers[0]!);
+        return;
+      } catch (error) {
+        if (!(error instanceof MessageTooLargeError)) {
+          this.problem('handler-error', 'an error response could not be sent either', error);
+          return;
+        }
+        // The largest answer goes first; one error per round until the rest fits.
+        const sizes = answers.map((r) => ('error' in r ? 0 : JSON.stringify(r).length));
+        const largest = sizes.indexOf(Math.max(...sizes));
+        if (sizes[largest] === 0) return;
+        answers = answers.map((r, i) =>
+          i === largest
+            ? errorResponse(
+                r.id,
+                ErrorCode.InternalError,
+                `Internal error: the result is too large to send: ${error.message}`,
+              )
+            : r,
+        );
+      }
     }
   }
 

@@ -14,6 +14,7 @@ export type McpwireErrorCode =
   | 'INPUT_ROUNDS_EXCEEDED'
   | 'UNANSWERABLE_REQUEST'
   | 'NOT_IN_REVISION'
+  | 'MESSAGE_TOO_LARGE'
   | 'PAGINATION_LOOP'
   | 'ROUTING'
   | 'CONFIG'
@@ -27,5 +28,19 @@ export class McpwireError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/** A message this side was about to send is larger than the limit its transport writes. */
+export class MessageTooLargeError extends McpwireError {
+  override readonly name = 'MessageTooLargeError';
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(
+      'MESSAGE_TOO_LARGE',
+      `the message is ${size} bytes, more than the ${limit} bytes a message may have here`,
+    );
   }
 }

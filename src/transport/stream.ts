@@ -3,8 +3,9 @@
 
 import type { Readable } from 'node:stream';
 import { type CloseReason, formatCloseReason } from '../jsonrpc/errors.js';
+import { MessageTooLargeError } from '../jsonrpc/local-errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
-import { FrameDecoder, type Framing } from './framing/decoder.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder, type Framing } from './framing/decoder.js';
 import { peekEnvelope } from './framing/peek.js';
 import { type ByteSink, FrameWriter } from './framing/writer.js';
 
@@ -80,7 +81,15 @@ export class StreamTransport implements Transport {
 
   send(payload: JsonRpcPayload): void {
     if (this.closeReason) return;
-    this.writer.write(JSON.stringify(payload));
+    const text = JSON.stringify(payload);
+    // The limit holds for what we write as for what we read: a peer with the same limit would drop a
+    // larger line. UTF-8 takes at most 3 bytes per UTF-16 unit, so most messages are never measured.
+    const limit = this.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    if (text.length * 3 > limit) {
+      const size = Buffer.byteLength(text);
+      if (size > limit) throw new MessageTooLargeError(size, limit);
+    }
+    this.writer.write(text);
   }
 
   flush(): Promise<void> {

@@ -7,8 +7,8 @@
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { Transport } from '../../jsonrpc/transport.js';

@@ -4,8 +4,8 @@
 // to; with SSE, it is also stored so a client that lost the connection can resume with Last-Event-ID.
 
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import {
