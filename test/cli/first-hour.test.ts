@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -76,5 +76,51 @@ describe('the command line in the first hour', () => {
     assert.equal(run.code, 3);
     assert.match(run.stderr, /"initialize" \(id \d+\) timed out after 300 ms/);
     assert.match(run.stderr, /hint: Raise --timeout \(in ms; it was 300\)/);
+  });
+
+  it('bug: with several servers, a tool only one of them has was "no tool"; it is called, or the choice named', async () => {
+    const fs = (name: string) => ({
+      command: process.execPath,
+      args: [bin, 'serve', 'fs', '--root', scratch],
+      name,
+    });
+    const mixed = path.join(scratch, 'mixed.json');
+    writeFileSync(
+      mixed,
+      JSON.stringify({
+        mcpServers: {
+          files: fs('files'),
+          demo: { command: process.execPath, args: [bin, 'serve', 'everything'] },
+        },
+      }),
+    );
+    const called = await mcpwire(['call', 'list_directory', 'path=.', '--config', mixed]);
+    assert.equal(called.code, 0, called.stderr);
+    const twice = path.join(scratch, 'twice.json');
+    writeFileSync(twice, JSON.stringify({ mcpServers: { a: fs('a'), b: fs('b') } }));
+    const ambiguous = await mcpwire(['call', 'list_directory', 'path=.', '--config', twice]);
+    assert.equal(ambiguous.code, 2);
+    assert.match(ambiguous.stderr, /"list_directory" is a tool of several servers: a, b/);
+    assert.match(ambiguous.stderr, /Name one: a__list_directory, b__list_directory/);
+  });
+
+  it('bug: call write_file on a read-only serve fs said only "there is no tool"; it names --write', async () => {
+    const run = await mcpwire([
+      'call',
+      'write_file',
+      'path=x',
+      'content=y',
+      '--',
+      process.execPath,
+      bin,
+      'serve',
+      'fs',
+      '--root',
+      scratch,
+    ]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /there is no tool "write_file"/);
+    assert.match(run.stderr, /offered when the filesystem server runs with --write/);
+    assert.equal(existsSync(path.join(scratch, 'x')), false);
   });
 });

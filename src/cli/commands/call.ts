@@ -23,14 +23,24 @@ export function run(argv: string[]): Promise<number> {
       const [name, ...pairs] = positionals;
       if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
       const qualified = qualify(target, name);
-      const tool = target.host.tools().find((t) => t.name === qualified);
+      const tools = target.host.tools();
+      // With several servers, a tool's own name is enough when exactly one server has it; when several
+      // do, the qualified names to choose from are suggested.
+      const owners = tools.filter((t) => t.originalName === name);
+      const tool = tools.find((t) => t.name === qualified) ?? (owners.length === 1 ? owners[0] : undefined);
       if (!tool) {
-        const names = target.host.tools().map((t) => display(target, t.name, t.originalName));
-        throw new UsageError(`there is no tool "${name}"`, `Tools: ${names.join(', ') || 'none'}`);
+        if (owners.length > 1) {
+          throw new UsageError(
+            `"${name}" is a tool of several servers: ${owners.map((t) => t.server).join(', ')}`,
+            `Name one: ${owners.map((t) => t.name).join(', ')}`,
+          );
+        }
+        const names = tools.map((t) => display(target, t.name, t.originalName));
+        throw new UsageError(`there is no tool "${name}"`, missingToolHint(name, names));
       }
       const shown = { ...tool, name: display(target, tool.name, tool.originalName) };
       const args = parseToolArguments(shown, values.args as string | undefined, pairs);
-      const result = await target.host.callTool(qualified, args, {
+      const result = await target.host.callTool(tool.name, args, {
         onProgress: json
           ? undefined
           : (p) =>
@@ -53,4 +63,18 @@ export function run(argv: string[]): Promise<number> {
       return ExitCode.Ok;
     },
   );
+}
+
+/** The tools there are, and a word when the missing one is a write tool of a read-only built-in server. */
+function missingToolHint(name: string, names: string[]): string {
+  const list = `Tools: ${names.join(', ') || 'none'}`;
+  const fsWrite = ['write_file', 'edit_file', 'create_directory', 'move_file'];
+  const sqliteWrite = ['write_query', 'create_table'];
+  if (fsWrite.includes(name) && names.some((n) => n.endsWith('read_text_file'))) {
+    return `${list}\n"${name}" is offered when the filesystem server runs with --write (mcpwire serve fs --write).`;
+  }
+  if (sqliteWrite.includes(name) && names.some((n) => n.endsWith('read_query'))) {
+    return `${list}\n"${name}" is offered when the SQLite server runs with --write (mcpwire serve sqlite DB --write).`;
+  }
+  return list;
 }
