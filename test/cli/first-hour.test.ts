@@ -123,4 +123,31 @@ describe('the command line in the first hour', () => {
     assert.match(run.stderr, /offered when the filesystem server runs with --write/);
     assert.equal(existsSync(path.join(scratch, 'x')), false);
   });
+
+  it('bug: get-prompt had no --args and sent arguments the prompt does not declare; it has, and refuses them', async () => {
+    const everything = ['--', process.execPath, bin, 'serve', 'everything'];
+    const viaJson = await mcpwire([
+      'get-prompt',
+      'test_prompt_with_arguments',
+      '--args',
+      '{"arg1":"x","arg2":"y"}',
+      ...everything,
+    ]);
+    assert.equal(viaJson.code, 0, viaJson.stderr);
+    assert.match(viaJson.stdout, /arg1='x', arg2='y'/);
+    const undeclared = await mcpwire([
+      'get-prompt',
+      'test_prompt_with_arguments',
+      'arg1=a',
+      'arg2=b',
+      'bogus=1',
+      ...everything,
+    ]);
+    assert.equal(undeclared.code, 2);
+    assert.match(undeclared.stderr, /has no argument "bogus"/);
+    assert.match(undeclared.stderr, /Its arguments: arg1, arg2/);
+    const missing = await mcpwire(['get-prompt', 'test_prompt_with_arguments', 'arg1=a', ...everything]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /needs arg2=\.\.\./);
+  });
 });
