@@ -150,4 +150,15 @@ describe('the command line in the first hour', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /needs arg2=\.\.\./);
   });
+
+  it('bug: bare "mcpwire call" asked which server before which tool; it asks for the tool first', async () => {
+    for (const [command, what] of [
+      ['call', 'tool'],
+      ['get-prompt', 'prompt'],
+    ] as const) {
+      const run = await mcpwire([command]);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, new RegExp(`^mcpwire ${command}: which ${what}\\?`));
+    }
+  });
 });

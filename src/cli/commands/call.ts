@@ -62,6 +62,11 @@ export function run(argv: string[]): Promise<number> {
       }
       return ExitCode.Ok;
     },
+    {
+      check: ([name]) => {
+        if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
+      },
+    },
   );
 }
 

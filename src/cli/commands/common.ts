@@ -37,7 +37,10 @@ export async function runClientCommand(
   argv: string[],
   options: OptionSpec,
   body: (target: Target, parsed: ParsedCommand) => Promise<number>,
-  extra: Pick<TargetOptions, 'onLog'> = {},
+  extra: Pick<TargetOptions, 'onLog'> & {
+    /** Checks the positionals before any server starts: "which tool?" comes before "which server?". */
+    check?: (positionals: string[]) => void;
+  } = {},
 ): Promise<number> {
   const { before, command } = splitAtDoubleDash(argv);
   let parsed: ReturnType<typeof parseArgs>;
@@ -59,6 +62,7 @@ export async function runClientCommand(
     throw new UsageError((error as Error).message);
   }
   const values = parsed.values as ParsedCommand['values'];
+  extra.check?.(parsed.positionals);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError('--timeout takes milliseconds, e.g. --timeout 30000');
@@ -71,7 +75,7 @@ export async function runClientCommand(
         command,
         verbose: values.verbose === true,
         timeout,
-        ...extra,
+        onLog: extra.onLog,
       },
       packageVersion(),
     );

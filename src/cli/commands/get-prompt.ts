@@ -51,6 +51,11 @@ export function run(argv: string[]): Promise<number> {
       }
       return 0;
     },
+    {
+      check: ([name]) => {
+        if (!name) throw new UsageError('which prompt? e.g. mcpwire get-prompt explore -- COMMAND');
+      },
+    },
   );
 }
 
