@@ -1,7 +1,9 @@
 // Tool arguments on the command line: a JSON object (--args '{...}') or key=value pairs, which are checked
 // against the tool's input schema and converted to the types it declares.
 
+import { readFileSync } from 'node:fs';
 import type { Tool } from '../protocol/types.js';
+import { propertyTypes } from './schema-types.js';
 import { UsageError } from './usage.js';
 
 export function parseToolArguments(
@@ -11,8 +13,9 @@ export function parseToolArguments(
 ): Record<string, unknown> {
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
+    const text = argumentsText(json);
     try {
-      args = JSON.parse(json) as Record<string, unknown>;
+      args = JSON.parse(text) as Record<string, unknown>;
     } catch (error) {
       throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
     }
@@ -20,7 +23,7 @@ export function parseToolArguments(
       throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "."}\'');
     }
   }
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0)
@@ -37,7 +40,7 @@ export function parseToolArguments(
         `Its arguments: ${Object.keys(properties).join(', ') || 'none'}`,
       );
     }
-    args[key] = convert(raw, property.type, key);
+    args[key] = convert(raw, propertyTypes(tool.inputSchema, property), key);
   }
   const required = (tool.inputSchema.required as string[] | undefined) ?? [];
   const missing = required.filter((name) => args[name] === undefined);
@@ -50,9 +53,19 @@ export function parseToolArguments(
   return args;
 }
 
-function convert(raw: string, type: unknown, key: string): unknown {
-  const types = Array.isArray(type) ? type : [type];
-  if (types.includes('string') || type === undefined) return raw;
+function convert(raw: string, types: string[] | undefined, key: string): unknown {
+  if (types === undefined) {
+    // The schema does not say: a JSON object or array is sent as one, anything else as text.
+    if (/^\s*[[{]/.test(raw)) {
+      try {
+        return JSON.parse(raw);
+      } catch {
+        return raw;
+      }
+    }
+    return raw;
+  }
+  if (types.includes('string')) return raw;
   if (types.includes('integer') || types.includes('number')) {
     const value = Number(raw);
     if (raw.trim() === '' || Number.isNaN(value))
@@ -72,4 +85,19 @@ function convert(raw: string, type: unknown, key: string): unknown {
   } catch {
     throw new UsageError(`argument "${key}" must be JSON (${types.join('|')}), got "${raw}"`);
   }
+}
+
+/** --args as given: JSON text, @FILE for a file's contents, or - for standard input (large arguments). */
+export function argumentsText(value: string): string {
+  if (value === '-') return readFileSync(0, 'utf8');
+  if (value.startsWith('@')) {
+    try {
+      return readFileSync(value.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(
+        `--args ${value}: cannot read ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+  }
+  return value;
 }

@@ -1,6 +1,7 @@
 // Human-readable output of results. Colour only on a terminal, and never when NO_COLOR is set.
 
 import type { ContentBlock, ResourceContents } from '../protocol/types.js';
+import { propertyTypes } from './schema-types.js';
 
 const useColour = process.stdout.isTTY === true && !process.env.NO_COLOR;
 
@@ -44,14 +45,14 @@ export function formatResourceContents(contents: ResourceContents): string {
   );
 }
 
-/** "path: string, head?: integer" from a JSON Schema object. */
+/** "path: string, head?: integer" from a JSON Schema object ($refs followed). */
 export function summarizeArguments(schema: Record<string, unknown> | undefined): string {
-  const properties = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   return Object.entries(properties)
     .map(
       ([name, p]) =>
-        `${name}${required.has(name) ? '' : '?'}: ${Array.isArray(p.type) ? p.type.join('|') : (p.type ?? 'any')}`,
+        `${name}${required.has(name) ? '' : '?'}: ${propertyTypes(schema ?? {}, p)?.join('|') ?? 'any'}`,
     )
     .join(', ');
 }

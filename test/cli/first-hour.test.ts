@@ -161,4 +161,44 @@ describe('the command line in the first hour', () => {
       assert.match(run.stderr, new RegExp(`^mcpwire ${command}: which ${what}\\?`));
     }
   });
+
+  it('bug: $ref was not followed (tools showed any) and a JSON object argument was sent as a string', async () => {
+    const everything = ['--', process.execPath, bin, 'serve', 'everything'];
+    const tools = await mcpwire(['tools', ...everything]);
+    assert.match(tools.stdout, /json_schema_2020_12_tool\(name\?: string, address\?: object\)/);
+    const called = await mcpwire([
+      'call',
+      'json_schema_2020_12_tool',
+      'address={"street":"x"}',
+      ...everything,
+    ]);
+    assert.equal(called.code, 0, called.stderr);
+    assert.match(called.stdout, /called with: \{"address":\{"street":"x"\}\}/);
+  });
+
+  it('large arguments have a route: --args @FILE and --args - (standard input)', async () => {
+    const file = path.join(scratch, 'args.json');
+    writeFileSync(file, JSON.stringify({ name: 'from a file' }));
+    const everything = ['--', process.execPath, bin, 'serve', 'everything'];
+    const fromFile = await mcpwire(['call', 'json_schema_2020_12_tool', '--args', `@${file}`, ...everything]);
+    assert.match(fromFile.stdout, /"name":"from a file"/);
+    const fromStdin = await new Promise<string>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [bin, 'call', 'json_schema_2020_12_tool', '--args', '-', ...everything],
+        (_e, stdout) => resolve(stdout),
+      );
+      child.stdin?.end(JSON.stringify({ name: 'from stdin' }));
+    });
+    assert.match(fromStdin, /"name":"from stdin"/);
+    const missing = await mcpwire([
+      'call',
+      'json_schema_2020_12_tool',
+      '--args',
+      '@/no/such/file.json',
+      ...everything,
+    ]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read \/no\/such\/file\.json: ENOENT/);
+  });
 });
