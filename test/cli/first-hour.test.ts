@@ -201,4 +201,21 @@ describe('the command line in the first hour', () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /cannot read \/no\/such\/file\.json: ENOENT/);
   });
+
+  it('bug: logs were never shown (mcpwire servers were not even asked); stderr shows them, --quiet and --log-level choose', async () => {
+    const fs = ['--', process.execPath, bin, 'serve', 'fs', '--root', scratch];
+    const shown = await mcpwire(['call', 'list_directory', 'path=.', ...fs]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stderr, /\[\S+ info\] Scanning local folder /);
+    const quiet = await mcpwire(['call', 'list_directory', 'path=.', '--quiet', ...fs]);
+    assert.doesNotMatch(quiet.stderr, /Scanning/);
+    const above = await mcpwire(['call', 'list_directory', 'path=.', '--log-level', 'warning', ...fs]);
+    assert.doesNotMatch(above.stderr, /Scanning/, 'an info message is below warning');
+    const bad = await mcpwire(['call', 'list_directory', '--log-level', 'loud', ...fs]);
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /--log-level is one of debug, info, notice, warning, error, critical, alert, emergency, not "loud"/,
+    );
+  });
 });

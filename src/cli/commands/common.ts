@@ -5,6 +5,9 @@ import { parseArgs } from 'node:util';
 import { RoutingError } from '../../host/host.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
+import { isLoggingLevel, LOGGING_LEVELS } from '../../protocol/logging.js';
+import type { LoggingLevel } from '../../protocol/types.js';
+import { colour } from '../format.js';
 import { splitAtDoubleDash } from '../options.js';
 import { packageVersion } from '../package-info.js';
 import { openTarget, ServerFailure, type Target, type TargetOptions } from '../target.js';
@@ -19,7 +22,9 @@ export const TARGET_USAGE = `Servers:
 
 Common options:
   --json                machine-readable output
-  --timeout MS          per-request timeout (default 60000)
+  --timeout MS          timeout of the handshake and of each request (default 60000)
+  --log-level LEVEL     the servers' log messages shown on stderr, from LEVEL up (default info)
+  --quiet               show no log messages
   --verbose             show the servers' stderr
 
 Exit codes: 0 ok, 1 the tool reported an error, 2 usage error, 3 the server failed.`;
@@ -54,6 +59,8 @@ export async function runClientCommand(
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         timeout: { type: 'string' },
+        'log-level': { type: 'string' },
+        quiet: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -66,6 +73,14 @@ export async function runClientCommand(
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError('--timeout takes milliseconds, e.g. --timeout 30000');
+  const logLevel = (values['log-level'] as string | undefined) ?? 'info';
+  if (!isLoggingLevel(logLevel)) {
+    throw new UsageError(
+      `--log-level is one of ${LOGGING_LEVELS.join(', ')}, not "${logLevel}"`,
+      'e.g. --log-level debug, or --quiet for none',
+    );
+  }
+  const quiet = values.quiet === true;
   let target: Target;
   try {
     target = await openTarget(
@@ -75,13 +90,16 @@ export async function runClientCommand(
         command,
         verbose: values.verbose === true,
         timeout,
-        onLog: extra.onLog,
+        // Each command shows the servers' log messages on stderr unless told to be quiet (they were never
+        // shown, and mcpwire's own servers were never even asked for them).
+        onLog: quiet ? undefined : (extra.onLog ?? printLog),
       },
       packageVersion(),
     );
   } catch (error) {
     return report(error);
   }
+  if (!quiet) await askForLogs(target, logLevel);
   try {
     return await body(target, { positionals: parsed.positionals, values, json: values.json === true });
   } catch (error) {
@@ -131,4 +149,25 @@ export function report(error: unknown): number {
   }
   write(error instanceof Error ? error.message : String(error));
   return ExitCode.ServerFailed;
+}
+
+function printLog(server: string, level: string, data: unknown): void {
+  process.stderr.write(
+    colour.dim(`[${server} ${level}] ${typeof data === 'string' ? data : JSON.stringify(data)}\n`),
+  );
+}
+
+/** Asks every started server for its log messages from `level` up (a server without logging is skipped). */
+async function askForLogs(target: Target, level: LoggingLevel): Promise<void> {
+  await Promise.all(
+    target.host
+      .status()
+      .filter((s) => s.state === 'ready')
+      .map(async (s) => {
+        const client = target.host.client(s.name);
+        // The stateless era takes the level with each request; a handshake-era server needs the capability.
+        if (client.era === 'handshake' && !client.serverCapabilities?.logging) return;
+        await client.setLoggingLevel(level).catch(() => {});
+      }),
+  );
 }
