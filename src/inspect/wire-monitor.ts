@@ -52,6 +52,8 @@ interface InFlight {
   method: string;
   at: number;
   progressToken: unknown;
+  /** The sender cancelled it: the other side may answer it or not, and neither is a fault. */
+  cancelled?: boolean;
 }
 
 class Side {
@@ -135,6 +137,7 @@ export class WireMonitor {
     this.server.decoder.end();
     this.server.reassembler.flush();
     for (const [id, request] of this.client.inFlight) {
+      if (request.cancelled) continue;
       this.events.problem?.({
         kind: 'unanswered',
         from: 'server',
@@ -156,7 +159,9 @@ export class WireMonitor {
 
   /** Requests of the client still waiting for the server. */
   get pendingRequests(): number {
-    return this.client.inFlight.size;
+    let pending = 0;
+    for (const request of this.client.inFlight.values()) if (!request.cancelled) pending++;
+    return pending;
   }
 
   /** Progress tokens of answered requests still remembered, on both sides (what late progress is told by). */
@@ -246,6 +251,11 @@ export class WireMonitor {
     }
     if (classified.kind === 'notification') {
       const { method, params } = classified.message;
+      if (method === 'notifications/cancelled') {
+        const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
+        const request = from.inFlight.get(requestId as JsonRpcId);
+        if (request) request.cancelled = true;
+      }
       if (method === 'notifications/progress') {
         const token = (params as { progressToken?: unknown } | undefined)?.progressToken;
         if (to.finishedTokens.has(token)) {

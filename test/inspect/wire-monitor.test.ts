@@ -558,3 +558,27 @@ describe('WireMonitor: chunk boundaries', () => {
     );
   });
 });
+
+describe('wire monitor: cancelled requests are not faults', () => {
+  it('bug: a subscriptions/listen the client cancelled was flagged as never answered; it is not', () => {
+    const h = harness();
+    h.client(request(1, 'subscriptions/listen', { notifications: {} }));
+    h.client(request(2, 'tools/call', { name: 'slow' }));
+    h.client(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }));
+    assert.equal(h.monitor.pendingRequests, 1, 'the cancelled request is no longer waited for');
+    h.monitor.clientEnded();
+    h.monitor.serverExited('exited with code 0');
+    const unanswered = h.problems().filter((p) => p.kind === 'unanswered');
+    assert.equal(unanswered.length, 1);
+    assert.match(unanswered[0]!.message, /"tools\/call" \(id 2\) was never answered/);
+  });
+
+  it('a cancelled request that is answered anyway is matched as usual', () => {
+    const h = harness();
+    h.client(request(7, 'tools/call', { name: 'slow' }));
+    h.client(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }));
+    h.server(result(7));
+    assert.deepEqual(h.kinds(), []);
+    assert.equal(h.monitor.pendingRequests, 0);
+  });
+});

@@ -105,7 +105,13 @@ export async function run(argv: string[]): Promise<number> {
       monitor.clientEnded();
       child.stdin.end();
       if (child.exitCode === null && child.signalCode === null) {
-        exitTimer = setTimeout(() => monitor.serverStillRunning(), EXIT_GRACE_MS);
+        // A server finishing the requests in flight after its input ended is doing it right: the grace
+        // period runs from when it has nothing left to answer.
+        const checkExit = () => {
+          if (monitor.pendingRequests > 0) exitTimer = setTimeout(checkExit, EXIT_GRACE_MS);
+          else monitor.serverStillRunning();
+        };
+        exitTimer = setTimeout(checkExit, EXIT_GRACE_MS);
       }
     });
     child.on('exit', () => clearTimeout(exitTimer));
