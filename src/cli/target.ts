@@ -2,6 +2,7 @@
 // (--config FILE [--server NAME]). Either way they run under an McpHost, so one code path serves both.
 
 import path from 'node:path';
+import type { McpClient } from '../client/client.js';
 import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
 import { McpHost } from '../host/host.js';
 import { UsageError } from './usage.js';
@@ -145,6 +146,14 @@ export function qualify(target: Target, name: string): string {
   return target.single !== undefined && !name.startsWith(`${target.single}__`)
     ? `${target.single}__${name}`
     : name;
+}
+
+/** The client of every server that started, with its name. */
+export function readyClients(target: Target): Array<{ name: string; client: McpClient }> {
+  return target.host
+    .status()
+    .filter((s) => s.state === 'ready')
+    .map((s) => ({ name: s.name, client: target.host.client(s.name) }));
 }
 
 /** The name to show: without the server prefix when there is only one server. */

@@ -10,7 +10,7 @@ import type { LoggingLevel } from '../../protocol/types.js';
 import { colour } from '../format.js';
 import { splitAtDoubleDash } from '../options.js';
 import { packageVersion } from '../package-info.js';
-import { openTarget, ServerFailure, type Target, type TargetOptions } from '../target.js';
+import { openTarget, readyClients, ServerFailure, type Target, type TargetOptions } from '../target.js';
 import { UsageError } from '../usage.js';
 
 export const ExitCode = { Ok: 0, ToolError: 1, Usage: 2, ServerFailed: 3 } as const;
@@ -160,14 +160,10 @@ function printLog(server: string, level: string, data: unknown): void {
 /** Asks every started server for its log messages from `level` up (a server without logging is skipped). */
 async function askForLogs(target: Target, level: LoggingLevel): Promise<void> {
   await Promise.all(
-    target.host
-      .status()
-      .filter((s) => s.state === 'ready')
-      .map(async (s) => {
-        const client = target.host.client(s.name);
-        // The stateless era takes the level with each request; a handshake-era server needs the capability.
-        if (client.era === 'handshake' && !client.serverCapabilities?.logging) return;
-        await client.setLoggingLevel(level).catch(() => {});
-      }),
+    readyClients(target).map(async ({ client }) => {
+      // The stateless era takes the level with each request; a handshake-era server needs the capability.
+      if (client.era === 'handshake' && !client.serverCapabilities?.logging) return;
+      await client.setLoggingLevel(level).catch(() => {});
+    }),
   );
 }

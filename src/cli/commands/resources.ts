@@ -1,6 +1,7 @@
 // `mcpwire resources`: list resources and resource templates.
 
 import { colour, printJson } from '../format.js';
+import { readyClients } from '../target.js';
 import { runClientCommand, TARGET_USAGE } from './common.js';
 
 export const usage = `Usage: mcpwire resources [--json] (-- COMMAND [ARGS] | --config FILE [--server NAME])
@@ -14,14 +15,10 @@ export function run(argv: string[]): Promise<number> {
     const resources = target.host.resources();
     const templates = (
       await Promise.all(
-        target.host
-          .status()
-          .filter((s) => s.state === 'ready')
-          .map(async (s) => {
-            const client = target.host.client(s.name);
-            if (!client.serverCapabilities?.resources) return [];
-            return (await client.listAllResourceTemplates()).map((t) => ({ ...t, server: s.name }));
-          }),
+        readyClients(target).map(async ({ name, client }) => {
+          if (!client.serverCapabilities?.resources) return [];
+          return (await client.listAllResourceTemplates()).map((t) => ({ ...t, server: name }));
+        }),
       )
     ).flat();
     if (json) {
