@@ -218,4 +218,23 @@ describe('the command line in the first hour', () => {
       /--log-level is one of debug, info, notice, warning, error, critical, alert, emergency, not "loud"/,
     );
   });
+
+  it('bug: progress printed as "progress 50/100 ..." in call and as a bare bar in the shell; one format', async () => {
+    const run = await mcpwire([
+      'call',
+      'test_tool_with_progress',
+      '--',
+      process.execPath,
+      bin,
+      'serve',
+      'everything',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    // Not a terminal here: one plain line per update, no bar.
+    assert.match(
+      run.stderr,
+      /^0\/100 \(0%\) Completed step 0 of 100\n50\/100 \(50%\) Completed step 50 of 100\n/m,
+    );
+    assert.doesNotMatch(run.stderr, /^progress /m);
+  });
 });

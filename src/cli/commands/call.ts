@@ -1,7 +1,8 @@
 // `mcpwire call TOOL [key=value ...]`: call one tool and print its result.
 
 import { parseToolArguments } from '../arguments.js';
-import { colour, formatContent, printJson } from '../format.js';
+import { formatContent, printJson } from '../format.js';
+import { ProgressLine } from '../shell/progress.js';
 import { display, qualify } from '../target.js';
 import { UsageError } from '../usage.js';
 import { ExitCode, runClientCommand, TARGET_USAGE } from './common.js';
@@ -40,16 +41,11 @@ export function run(argv: string[]): Promise<number> {
       }
       const shown = { ...tool, name: display(target, tool.name, tool.originalName) };
       const args = parseToolArguments(shown, values.args as string | undefined, pairs);
+      const progress = new ProgressLine(process.stderr);
       const result = await target.host.callTool(tool.name, args, {
-        onProgress: json
-          ? undefined
-          : (p) =>
-              process.stderr.write(
-                colour.dim(
-                  `progress ${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`,
-                ),
-              ),
+        onProgress: json ? undefined : (p) => progress.update(p),
       });
+      progress.clear();
       if (json) printJson(result);
       else {
         for (const block of result.content ?? []) process.stdout.write(`${formatContent(block)}\n`);
