@@ -160,6 +160,9 @@ class IncomingRequest implements RequestContext {
 
 const DEFAULT_TIMEOUT = 60_000;
 
+/** How answers to bytes that were no message are sent: best effort (see SendOptions.droppable). */
+const DROPPABLE: SendOptions = Object.freeze({ droppable: true });
+
 export class Connection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
@@ -396,13 +399,16 @@ export class Connection {
     switch (error.kind) {
       case 'parse':
         this.problem('parse-error', error.message, error.excerpt);
-        this.transport.send(errorResponse(null, ErrorCode.ParseError, error.message));
+        this.transport.send(errorResponse(null, ErrorCode.ParseError, error.message), DROPPABLE);
         return;
       case 'framing':
         // Bytes that are no frame are answered like bytes that are no JSON: the peer learns at once that
         // something it sent was lost, instead of waiting for an answer that never comes.
         this.problem('framing', error.message, error.excerpt);
-        this.transport.send(errorResponse(null, ErrorCode.ParseError, `Parse error: ${error.message}`));
+        this.transport.send(
+          errorResponse(null, ErrorCode.ParseError, `Parse error: ${error.message}`),
+          DROPPABLE,
+        );
         return;
       case 'oversize': {
         this.problem('oversize', error.message, { size: error.size, limit: error.limit, id: error.id });

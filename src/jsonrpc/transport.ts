@@ -66,6 +66,11 @@ export interface SendOptions {
    * stream, which is how such a request is cancelled. Others ignore it.
    */
   signal?: AbortSignal;
+  /**
+   * Best effort: a transport whose peer is not reading may drop it rather than queue it (the answers to
+   * a flood of junk, which would otherwise pile up without bound behind a peer that never reads).
+   */
+  droppable?: boolean;
 }
 
 export interface Transport {

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { CloseReason } from '../jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
-import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
+import type { SendOptions, Transport, TransportHandlers } from '../jsonrpc/transport.js';
 import { defaultEnvironment } from './platform/environment.js';
 import { killTree, spawnAsGroupLeader, trackTree } from './platform/process-tree.js';
 import { StreamTransport, type StreamTransportOptions } from './stream.js';
@@ -108,9 +108,9 @@ export class ChildProcessTransport implements Transport {
     for (const payload of this.earlySends.splice(0)) stream.send(payload);
   }
 
-  send(payload: JsonRpcPayload): void {
+  send(payload: JsonRpcPayload, options?: SendOptions): void {
     if (this.closeReason) return;
-    if (this.stream) this.stream.send(payload);
+    if (this.stream) this.stream.send(payload, options);
     else this.earlySends.push(payload);
   }
 
@@ -128,7 +128,8 @@ export class ChildProcessTransport implements Transport {
     }
     this.closing = true;
     const grace = this.options.shutdownGrace ?? 2000;
-    await this.stream?.flush();
+    // A server that never reads its stdin never lets a flush finish: closing waited on it for ever.
+    await Promise.race([this.stream?.flush(), new Promise((resolve) => setTimeout(resolve, grace).unref())]);
     child.stdin!.end();
     if (await this.waitForExit(grace)) return;
     killTree(child.pid, 'SIGTERM');

@@ -11,7 +11,7 @@ import { type ByteSink, FrameWriter } from './framing/writer.js';
 
 export type { ByteSink };
 
-import type { Transport, TransportHandlers } from '../jsonrpc/transport.js';
+import type { SendOptions, Transport, TransportHandlers } from '../jsonrpc/transport.js';
 
 export interface StreamTransportOptions {
   /** Largest frame accepted, in bytes (256 MiB). A larger one is skipped and answered with an error. */
@@ -79,8 +79,10 @@ export class StreamTransport implements Transport {
     );
   }
 
-  send(payload: JsonRpcPayload): void {
+  send(payload: JsonRpcPayload, options?: SendOptions): void {
     if (this.closeReason) return;
+    // A peer that is not reading gets no more best-effort messages: they would only pile up here.
+    if (options?.droppable && this.writer.blocked) return;
     const text = JSON.stringify(payload);
     // The limit holds for what we write as for what we read: a peer with the same limit would drop a
     // larger line. UTF-8 takes at most 3 bytes per UTF-16 unit, so most messages are never measured.

@@ -49,6 +49,11 @@ export class FrameWriter {
     }
   }
 
+  /** Whether the stream asked us to wait (its reader is behind): what is written now is only queued. */
+  get blocked(): boolean {
+    return this.waitingForDrain;
+  }
+
   /** Resolves once everything queued so far has been written to the stream. */
   flush(): Promise<void> {
     // Once failed, nothing more will be written, and no drain or write callback may ever come.
