@@ -28,7 +28,8 @@ export interface RequestEnvelope {
   logLevel: LoggingLevel | undefined;
 }
 
-function metaOf(params: unknown): Record<string, unknown> | undefined {
+/** The `_meta` object of a request's params, if it has one. */
+export function metaOf(params: unknown): Record<string, unknown> | undefined {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
   const meta = (params as { _meta?: unknown })._meta;
   return typeof meta === 'object' && meta !== null && !Array.isArray(meta)

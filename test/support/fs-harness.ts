@@ -14,6 +14,7 @@ import type { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import type { McpServer } from '../../src/server/server.js';
 import { createFsServer, type FsServerOptions } from '../../src/servers/fs/index.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
+import { requestError } from './request-error.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BIN = path.join(REPO_ROOT, 'bin', 'mcpwire.js');
@@ -104,14 +105,8 @@ export class FsSession {
   }
 
   /** The JSON-RPC error a request fails with (fails the test if it succeeds). */
-  async requestError(method: string, params?: unknown): Promise<JsonRpcError> {
-    try {
-      const result = await this.client.request(method, params);
-      throw new Error(`${method} succeeded where an error was expected: ${JSON.stringify(result)}`);
-    } catch (error) {
-      if ((error as Error).name !== 'JsonRpcError') throw error;
-      return error as JsonRpcError;
-    }
+  requestError(method: string, params?: unknown): Promise<JsonRpcError> {
+    return requestError(this.client, method, params);
   }
 
   /** Resolves with the first notification (already received or to come) that passes `test`. */

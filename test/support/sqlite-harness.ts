@@ -15,6 +15,7 @@ import {
   type SqliteServerOptions,
 } from '../../src/servers/sqlite/index.js';
 import { createInMemoryPair, type InMemoryTransport } from '../../src/transport/memory.js';
+import { requestError } from './request-error.js';
 
 export { makeTempDir, outputSchemaErrors, removeDir, specErrors } from './fs-harness.js';
 
@@ -178,14 +179,8 @@ export class SqliteSession {
   }
 
   /** The JSON-RPC error a request fails with (fails the test if it succeeds). */
-  async requestError(method: string, params?: unknown): Promise<JsonRpcError> {
-    try {
-      const result = await this.client.request(method, params);
-      throw new Error(`${method} succeeded where an error was expected: ${JSON.stringify(result)}`);
-    } catch (error) {
-      if ((error as Error).name !== 'JsonRpcError') throw error;
-      return error as JsonRpcError;
-    }
+  requestError(method: string, params?: unknown): Promise<JsonRpcError> {
+    return requestError(this.client, method, params);
   }
 
   async close(): Promise<void> {

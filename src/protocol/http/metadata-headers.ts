@@ -3,7 +3,7 @@
 // parsing it. The client writes them; the server checks that they say what the body says, because a
 // gateway that trusts the header and a server that trusts the body must never disagree.
 
-import { MetaKey } from '../stateless.js';
+import { MetaKey, metaOf } from '../stateless.js';
 
 /** Reads one request header by its lower-case name (repeated ones joined as HTTP joins them). */
 export type HeaderReader = (name: string) => string | undefined;
@@ -34,11 +34,8 @@ export function decodeHeaderValue(value: string): string | undefined {
 
 /** The protocol version a stateless request names in its _meta, if it is one. */
 export function statelessVersionOf(message: unknown): string | undefined {
-  const params = (message as { params?: unknown } | null)?.params;
-  if (typeof params !== 'object' || params === null) return undefined;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const version = (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
+  // The same reading of `_meta` as the server's routing (isStatelessRequest), not a second one.
+  const version = metaOf((message as { params?: unknown } | null)?.params)?.[MetaKey.ProtocolVersion];
   return typeof version === 'string' ? version : undefined;
 }
 
