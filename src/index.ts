@@ -12,7 +12,16 @@ export {
   UnsupportedVersionError,
 } from './client/client.js';
 export type { EraName } from './client/eras/era.js';
-export { ConfigError, type HostConfig, loadConfig, parseConfig, type ServerConfig } from './host/config.js';
+export {
+  ConfigError,
+  type HostConfig,
+  isRemote,
+  loadConfig,
+  parseConfig,
+  type RemoteServerConfig,
+  type ServerConfig,
+  type StdioServerConfig,
+} from './host/config.js';
 export {
   type HostEvent,
   type HostOptions,
@@ -129,6 +138,11 @@ export {
   InMemoryEventStore,
   type InMemoryEventStoreOptions,
 } from './transport/http/event-store.js';
+export { FallbackHttpTransport } from './transport/http/fallback-transport.js';
+export {
+  LegacySseClientTransport,
+  type LegacySseTransportOptions,
+} from './transport/http/legacy-sse-transport.js';
 export type { HttpListener } from './transport/http/listen.js';
 export type { OriginPolicy } from './transport/http/security.js';
 export type { HttpHandler } from './transport/http/server-handler.js';

@@ -12,6 +12,9 @@ export interface TargetOptions {
   server?: string;
   /** The command and its arguments, from after "--". */
   command: string[];
+  /** A remote server instead (--url), with headers for every request (--header 'Name: value'). */
+  url?: string;
+  headers?: string[];
   /** Print the servers' stderr as it comes (otherwise only its tail, when a server fails). */
   verbose?: boolean;
   timeout?: number;
@@ -68,13 +71,14 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     const [first] = failed;
     throw new ServerFailure(
       failed.map((s) => `server "${s.name}" failed to start: ${s.error ?? s.state}`).join('\n'),
-      problems.length > 0
-        ? `${problems.join('\n')}\nA stdio server must write only JSON-RPC messages to stdout; logs belong on stderr.`
-        : first?.error?.includes('no such command')
-          ? 'Check the command after "--" (or in the configuration) and that it is installed.'
-          : first?.error?.includes('timed out')
-            ? `Raise --timeout (in ms; it was ${options.timeout ?? 30_000}) if the server needs longer to start, or run with --verbose to see its stderr.`
-            : 'Run with --verbose to see everything the server writes to stderr.',
+      first?.hint ??
+        (problems.length > 0
+          ? `${problems.join('\n')}\nA stdio server must write only JSON-RPC messages to stdout; logs belong on stderr.`
+          : first?.error?.includes('no such command')
+            ? 'Check the command after "--" (or in the configuration) and that it is installed.'
+            : first?.error?.includes('timed out')
+              ? `Raise --timeout (in ms; it was ${options.timeout ?? 30_000}) if the server needs longer to start, or run with --verbose to see its stderr.`
+              : 'Run with --verbose to see everything the server writes to stderr.'),
     );
   }
   for (const status of failed)
@@ -83,6 +87,9 @@ export async function openTarget(options: TargetOptions, version: string): Promi
 }
 
 async function targetConfig(options: TargetOptions): Promise<HostConfig> {
+  if (options.url !== undefined) return remoteTarget(options);
+  if (options.headers && options.headers.length > 0)
+    throw new UsageError('--header goes with --url (a configuration has "headers" of its own)');
   if (options.command.length > 0) {
     if (options.config) throw new UsageError('give either --config FILE or "-- COMMAND", not both');
     const [command, ...args] = options.command;
@@ -114,6 +121,35 @@ async function targetConfig(options: TargetOptions): Promise<HostConfig> {
   if (Object.keys(config.servers).length === 0)
     throw new UsageError(`${options.config} configures no servers`);
   return config;
+}
+
+/** --url URL [--header 'Name: value']...: one remote server, named after its host. */
+function remoteTarget(options: TargetOptions): HostConfig {
+  if (options.command.length > 0 || options.config)
+    throw new UsageError('give one of --url URL, --config FILE or "-- COMMAND"');
+  const url = options.url ?? '';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url ${JSON.stringify(url)} is not a URL`, 'e.g. --url http://127.0.0.1:3000/mcp');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--url must be http:// or https://, not ${parsed.protocol}`);
+  const headers: Record<string, string> = {};
+  for (const header of options.headers ?? []) {
+    const colon = header.indexOf(':');
+    const name = colon > 0 ? header.slice(0, colon).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(
+        `--header ${JSON.stringify(header)} is not "Name: value"`,
+        "e.g. --header 'Authorization: Bearer TOKEN'",
+      );
+    }
+    headers[name] = header.slice(colon + 1).trim();
+  }
+  const name = parsed.hostname.replace(/^\[|\]$/g, '') || 'remote';
+  return { servers: { [name]: { type: 'http', url, headers, disabled: false } } };
 }
 
 const LAUNCHERS = new Set([

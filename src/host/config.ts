@@ -1,12 +1,15 @@
 // The server configuration that desktop hosts and editors already use:
 //   {"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}, "cwd": "..."}}}
+// and for a remote server {"url": "https://...", "headers": {...}} (VS Code adds "type": "http" or "sse"),
 // with ${VAR}, ${VAR:-default} and ${env:VAR} expanded from the environment in every string.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 
-export interface ServerConfig {
+/** A server the host starts as a child process and talks to over its stdin and stdout. */
+export interface StdioServerConfig {
+  type?: 'stdio';
   command: string;
   args: string[];
   env: Record<string, string>;
@@ -14,6 +17,32 @@ export interface ServerConfig {
   /** Set to true in the file to keep an entry without starting it. */
   disabled: boolean;
 }
+
+/**
+ * A server reached at a URL: 'http' is Streamable HTTP, falling back to the older HTTP+SSE transport
+ * when the server refuses it; 'sse' is the older transport alone (revision 2024-11-05).
+ */
+export interface RemoteServerConfig {
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+  disabled: boolean;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+export function isRemote(config: ServerConfig): config is RemoteServerConfig {
+  return config.type === 'http' || config.type === 'sse';
+}
+
+/** The names the configurations in the wild give each transport. */
+const TYPES: Record<string, 'stdio' | 'http' | 'sse'> = {
+  stdio: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
+};
 
 export interface HostConfig {
   servers: Record<string, ServerConfig>;
@@ -64,13 +93,26 @@ export function parseConfig(
     const where = `${source}: server "${name}"`;
     if (typeof raw !== 'object' || raw === null) throw new ConfigError(`${where} must be an object`);
     const entry = raw as Record<string, unknown>;
-    if ('url' in entry && !('command' in entry)) {
+    const expand = (value: string) => expandVariables(value, env, where);
+    const type =
+      typeof entry.type === 'string' && Object.hasOwn(TYPES, entry.type) ? TYPES[entry.type] : undefined;
+    if (entry.type !== undefined && type === undefined) {
       throw new ConfigError(
-        `${where} is a remote (HTTP) server; only stdio servers with a "command" are supported here`,
+        `${where}: "type" ${JSON.stringify(entry.type)} is not one of "stdio", "http" (Streamable HTTP) or "sse"`,
       );
     }
+    if (
+      type === 'http' ||
+      type === 'sse' ||
+      (type === undefined && 'url' in entry && !('command' in entry))
+    ) {
+      servers[name] = remoteEntry(entry, type ?? 'http', where, expand);
+      continue;
+    }
     if (typeof entry.command !== 'string' || entry.command === '') {
-      throw new ConfigError(`${where} needs a "command" string`);
+      throw new ConfigError(
+        `${where} needs a "command" string (a stdio server) or a "url" (a remote server)`,
+      );
     }
     const args = entry.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) {
@@ -86,8 +128,8 @@ export function parseConfig(
     }
     if (entry.cwd !== undefined && typeof entry.cwd !== 'string')
       throw new ConfigError(`${where}: "cwd" must be a string`);
-    const expand = (value: string) => expandVariables(value, env, where);
     servers[name] = {
+      type: 'stdio',
       command: expand(entry.command),
       args: (args as string[]).map(expand),
       env: Object.fromEntries(
@@ -98,6 +140,42 @@ export function parseConfig(
     };
   }
   return { servers };
+}
+
+function remoteEntry(
+  entry: Record<string, unknown>,
+  type: 'http' | 'sse',
+  where: string,
+  expand: (value: string) => string,
+): RemoteServerConfig {
+  if (typeof entry.url !== 'string' || entry.url === '')
+    throw new ConfigError(`${where} needs a "url" string, e.g. "https://example.com/mcp"`);
+  const url = expand(entry.url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`${where}: "url" ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`${where}: "url" must be http:// or https://, not ${parsed.protocol}`);
+  const headers = entry.headers ?? {};
+  if (
+    typeof headers !== 'object' ||
+    headers === null ||
+    Array.isArray(headers) ||
+    Object.values(headers).some((v) => typeof v !== 'string')
+  ) {
+    throw new ConfigError(`${where}: "headers" must be an object of strings`);
+  }
+  return {
+    type,
+    url,
+    headers: Object.fromEntries(
+      Object.entries(headers as Record<string, string>).map(([k, v]) => [k, expand(v)]),
+    ),
+    disabled: entry.disabled === true,
+  };
 }
 
 /** Expands ${VAR}, ${VAR:-default} and ${env:VAR}; an unset variable without a default is an error. */

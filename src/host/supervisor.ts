@@ -4,15 +4,18 @@
 
 import { McpClient, type McpClientOptions } from '../client/client.js';
 import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../jsonrpc/errors.js';
+import type { Transport } from '../jsonrpc/transport.js';
 import type { Prompt, Resource, Tool } from '../protocol/types.js';
 import { ChildProcessTransport } from '../transport/child-process.js';
+import { FallbackHttpTransport } from '../transport/http/fallback-transport.js';
+import { LegacySseClientTransport } from '../transport/http/legacy-sse-transport.js';
 import {
   type ExponentialRetryOptions,
   exponentialRetry,
   neverRetry,
   type RetryPolicy,
 } from '../transport/retry.js';
-import type { HostConfig, ServerConfig } from './config.js';
+import { type HostConfig, isRemote, type ServerConfig } from './config.js';
 import type { Naming } from './naming.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'restarting' | 'stopped';
@@ -20,9 +23,13 @@ export type ServerState = 'starting' | 'ready' | 'failed' | 'restarting' | 'stop
 export interface ServerStatus {
   name: string;
   state: ServerState;
-  /** Why it failed or last crashed. */
+  /** Why it failed or last crashed, and what to do about it when something can be done. */
   error?: string;
+  hint?: string;
   pid?: number;
+  /** Where a remote server is, and which transport it turned out to speak. */
+  url?: string;
+  transport?: 'stdio' | 'streamable-http' | 'sse';
   restarts: number;
   tools: number;
 }
@@ -60,8 +67,9 @@ export interface ServerEntry {
   config: ServerConfig;
   state: ServerState;
   client: McpClient | undefined;
-  transport: ChildProcessTransport | undefined;
+  transport: Transport | undefined;
   error: string | undefined;
+  hint: string | undefined;
   restarts: number;
   attempt: number;
   tools: Tool[];
@@ -92,6 +100,7 @@ export class Supervisor {
         client: undefined,
         transport: undefined,
         error: undefined,
+        hint: undefined,
         restarts: 0,
         attempt: 0,
         tools: [],
@@ -122,7 +131,15 @@ export class Supervisor {
         tools: e.tools.length,
       };
       if (e.error !== undefined) status.error = e.error;
-      if (e.transport?.pid !== undefined && e.state === 'ready') status.pid = e.transport.pid;
+      if (e.hint !== undefined) status.hint = e.hint;
+      if (
+        e.transport instanceof ChildProcessTransport &&
+        e.transport.pid !== undefined &&
+        e.state === 'ready'
+      )
+        status.pid = e.transport.pid;
+      if (isRemote(e.config)) status.url = e.config.url;
+      if (e.state === 'ready') status.transport = transportKind(e.transport);
       return status;
     });
   }
@@ -142,15 +159,7 @@ export class Supervisor {
 
   private async startServer(entry: ServerEntry): Promise<void> {
     entry.state = entry.restarts > 0 ? 'restarting' : 'starting';
-    const { command, args, env, cwd } = entry.config;
-    const stderrOption = this.options.stderr;
-    const transport = new ChildProcessTransport({
-      command,
-      args,
-      env,
-      cwd,
-      stderr: typeof stderrOption === 'function' ? (text) => stderrOption(entry.name, text) : stderrOption,
-    });
+    const transport = this.openTransport(entry);
     const client = new McpClient({
       name: this.options.clientInfo?.name ?? 'mcpwire-host',
       version: this.options.clientInfo?.version ?? '0.0.0',
@@ -174,6 +183,7 @@ export class Supervisor {
       await this.refreshLists(entry, client, timeout);
       entry.state = 'ready';
       entry.error = undefined;
+      entry.hint = undefined;
       entry.attempt = 0;
       this.options.onEvent?.({ type: 'ready', server: entry.name });
     } catch (error) {
@@ -185,9 +195,28 @@ export class Supervisor {
         closed && error instanceof ConnectionClosedError
           ? formatCloseReason(closed)
           : (error as Error).message;
+      entry.hint = closed?.hint;
       this.options.onEvent?.({ type: 'failed', server: entry.name, error: entry.error });
       await client.close().catch(() => {});
     }
+  }
+
+  /** A child process for a stdio entry; for a remote one, Streamable HTTP (or the older HTTP+SSE). */
+  private openTransport(entry: ServerEntry): Transport {
+    const config = entry.config;
+    if (isRemote(config)) {
+      return config.type === 'sse'
+        ? new LegacySseClientTransport(config.url, { headers: config.headers })
+        : new FallbackHttpTransport(config.url, { headers: config.headers });
+    }
+    const stderrOption = this.options.stderr;
+    return new ChildProcessTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
+      stderr: typeof stderrOption === 'function' ? (text) => stderrOption(entry.name, text) : stderrOption,
+    });
   }
 
   private async refreshLists(entry: ServerEntry, client: McpClient, timeout?: number): Promise<void> {
@@ -205,10 +234,13 @@ export class Supervisor {
   }
 
   private serverClosed(entry: ServerEntry, client: McpClient, reason: CloseReason): void {
-    if (entry.client !== client || this.stopping || entry.state === 'failed' || entry.state === 'stopped')
-      return;
+    // Only a ready server crashes: a close while it starts is that start failing, which startServer's own
+    // catch reports and the restart loop retries. Taking it here too started a second restart loop beside
+    // the first, and the two went on replacing each other's client.
+    if (entry.client !== client || this.stopping || entry.state !== 'ready') return;
     entry.state = 'failed';
     entry.error = formatCloseReason(reason);
+    entry.hint = reason.hint;
     this.options.onEvent?.({ type: 'crashed', server: entry.name, reason: entry.error });
     this.scheduleRestart(entry);
   }
@@ -245,4 +277,10 @@ export class Supervisor {
       }),
     );
   }
+}
+
+function transportKind(transport: Transport | undefined): ServerStatus['transport'] {
+  if (transport instanceof FallbackHttpTransport) return transport.kind;
+  if (transport instanceof LegacySseClientTransport) return 'sse';
+  return 'stdio';
 }

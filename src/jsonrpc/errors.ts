@@ -36,6 +36,10 @@ export interface CloseReason {
   signal?: string | null;
   /** The last lines the peer wrote to stderr, when the peer is a child process. */
   stderrTail?: string;
+  /** The HTTP status that ended it, when the peer is an HTTP server. */
+  httpStatus?: number;
+  /** What a person can do about it, when there is something. */
+  hint?: string;
   cause?: unknown;
 }
 

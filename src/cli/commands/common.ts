@@ -17,6 +17,9 @@ export const ExitCode = { Ok: 0, ToolError: 1, Usage: 2, ServerFailed: 3 } as co
 
 export const TARGET_USAGE = `Servers:
   -- COMMAND [ARGS]     a stdio server command, e.g. -- npx mcpwire serve fs --root .
+  --url URL             a remote server (Streamable HTTP, or the older HTTP+SSE), e.g.
+                        --url http://127.0.0.1:3000/mcp
+  --header 'N: V'       a header on every request to --url (repeatable)
   --config FILE         servers from a configuration ({"mcpServers": {...}})
   --server NAME         only this server of the configuration
 
@@ -56,6 +59,8 @@ export async function runClientCommand(
         ...options,
         config: { type: 'string' },
         server: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -88,6 +93,8 @@ export async function runClientCommand(
         config: values.config as string | undefined,
         server: values.server as string | undefined,
         command,
+        url: values.url as string | undefined,
+        headers: values.header as string[] | undefined,
         verbose: values.verbose === true,
         timeout,
         // Each command shows the servers' log messages on stderr unless told to be quiet (they were never

@@ -7,11 +7,11 @@
 // Last-Event-ID after the server's `retry` delay. What the messages mean is the client's business: this
 // transport never reads a method name.
 
-import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { fixedRetry, type RetryPolicy } from '../retry.js';
+import { failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
 import { readResumable } from './resumable-stream.js';
 
 export interface HttpClientTransportOptions {
@@ -28,7 +28,17 @@ export interface HttpClientTransportOptions {
   /** Shorthand for a fixed reconnect policy: attempts (5), and the delay when the server gives none (1000 ms). */
   maxReconnects?: number;
   reconnectDelay?: number;
+  /**
+   * Called when the first message that would open a session is refused with a 4xx status that is not
+   * about authorization or limits (a server of the older HTTP+SSE transport answers its POST so). Returning
+   * true takes the message over (FallbackHttpTransport sends it the older way): this transport then fails
+   * nothing and delivers nothing more.
+   */
+  fallback?: (payload: JsonRpcPayload, status: number) => boolean;
 }
+
+/** 4xx answers that say something about the request itself, never that the transport is the wrong one. */
+const NOT_A_FALLBACK = new Set([401, 403, 407, 408, 413, 429]);
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
@@ -45,6 +55,8 @@ export class HttpClientTransport implements Transport {
   /** The GET stream opens after the first session message sent once the version is known. */
   private streamDue = false;
   private streamOpened = false;
+  /** Whether a session message was ever accepted: only the first one may fall back. */
+  private accepted = false;
 
   constructor(
     readonly url: string | URL,
@@ -127,25 +139,42 @@ export class HttpClientTransport implements Transport {
       });
       const session = standalone ? null : response.headers.get('mcp-session-id');
       if (session) this.sessionId = session;
+      const first = !standalone && !this.accepted;
+      if (response.ok && !standalone) this.accepted = true;
       if (response.status === 202) return;
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
         const body = parseJson(text);
-        // A standalone exchange may answer an error with a 4xx status and the JSON-RPC error as the body.
-        if (standalone && this.deliverErrorBody(body, requestIds[0])) return;
-        this.failRequests(requestIds, response.status, text, body);
-        if (response.status === 404 && this.sessionId && !standalone)
+        const status = response.status;
+        // A server that cannot be used as it is (it wants authorization, say) ends the transport: every
+        // request would be refused the same way, and the reason is worth one clear sentence, not one each.
+        if (status === 401 || status === 403) return this.finish(httpRefusal(this.url, response, text));
+        // An error may come with a 4xx status and the JSON-RPC error as the body.
+        if (this.deliverErrorBody(body, requestIds[0])) return;
+        if (first && status >= 400 && status < 500 && !NOT_A_FALLBACK.has(status)) {
+          if (this.options.fallback?.(payload, status)) {
+            this.finish({ message: 'handed over to the HTTP+SSE transport' }, false);
+            return;
+          }
+          if (status === 404) return this.finish(httpRefusal(this.url, response, text));
+        }
+        this.failRequests(requestIds, status, text);
+        if (status === 404 && this.sessionId && !standalone)
           this.finish({ message: 'the server ended the session (HTTP 404)' });
         return;
       }
       if (type.includes('text/event-stream')) {
         await this.readStream(response, new Set(requestIds));
-      } else {
-        this.deliver(JSON.parse(await response.text()));
+        return;
       }
+      const text = await response.text();
+      const body = type.includes('json') ? parseJson(text) : undefined;
+      if (body === undefined) return this.finish(notMcp(this.url, type, text));
+      this.deliver(body);
     } catch (error) {
-      if (!controller.signal.aborted) this.failRequests(requestIds, 0, (error as Error).message);
+      // Nothing answered at all (refused, no such host, TLS): every later request would fail alike.
+      if (!controller.signal.aborted) this.finish(unreachable(this.url, error));
     } finally {
       this.controllers.delete(controller);
       options?.signal?.removeEventListener('abort', abandon);
@@ -207,28 +236,16 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Turns an HTTP failure into an error response for each request, so no caller waits forever. */
-  private failRequests(ids: JsonRpcId[], status: number, body: string, json = parseJson(body)): void {
-    const parsed = json as { error?: { code?: number; message?: string; data?: unknown } } | undefined;
-    for (const id of ids) {
-      const error = parsed?.error;
-      this.handlers?.message({
-        jsonrpc: '2.0',
-        id,
-        error: {
-          code: typeof error?.code === 'number' ? error.code : ErrorCode.InternalError,
-          message: status
-            ? `HTTP ${status}: ${error?.message ?? body.slice(0, 200)}`
-            : `request failed: ${body}`,
-          ...(error?.data === undefined ? {} : { data: error.data }),
-        },
-      });
-    }
+  private failRequests(ids: JsonRpcId[], status: number, body: string): void {
+    for (const id of ids) this.handlers?.message(failedRequest(id, status, body));
   }
 
-  private finish(reason: CloseReason): void {
+  /** Ends the transport; `announce` false when another transport took over the same handlers. */
+  private finish(reason: CloseReason, announce = true): void {
     if (this.closeReason) return;
     this.closeReason = reason;
-    this.handlers?.closed(reason);
+    for (const controller of this.controllers) controller.abort();
+    if (announce) this.handlers?.closed(reason);
   }
 }
 
