@@ -20,11 +20,12 @@ import type { Suite } from './lib/suite.js';
 import { canCollectGarbage } from './lib/timing.js';
 import { client } from './suites/client.js';
 import { framing } from './suites/framing.js';
+import { httpClient } from './suites/http-client.js';
 import { roundtrip } from './suites/roundtrip.js';
 import { server } from './suites/server.js';
 import { trace } from './suites/trace.js';
 
-const SUITES: Suite[] = [framing, roundtrip, server, client, trace];
+const SUITES: Suite[] = [framing, roundtrip, server, client, httpClient, trace];
 
 // Only a full run of every suite replaces latest.json, which the README's tables are made from; a quick or
 // partial run writes partial.json (not kept in git) so that it cannot overwrite them by accident.

@@ -19,7 +19,7 @@ const NETWORK_CAUSES: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
 };
 
-/** A fetch that failed before any answer: the cause undici wraps in "fetch failed". */
+/** A request that failed before any answer (the error's code, or the cause fetch wraps in "fetch failed"). */
 export function unreachable(url: string | URL, error: unknown): CloseReason {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (error as { code?: string }).code;
@@ -27,7 +27,7 @@ export function unreachable(url: string | URL, error: unknown): CloseReason {
   let hint: string | undefined;
   if (!why && code && (/CERT|SSL|TLS|SELF_SIGNED|ERR_TLS/.test(code) || code === 'EPROTO')) {
     // OpenSSL's own text ("...:SSL routines:ssl3_get_record:wrong version number:...") says it last.
-    const detail = cause?.message ?? code;
+    const detail = cause?.message ?? (error as Error).message ?? code;
     why = `TLS failed: ${/routines:[^:]*:([^:]+)/.exec(detail)?.[1] ?? detail.trim()}`;
     hint =
       'Check the certificate (or the scheme: http:// for a server without TLS); NODE_EXTRA_CA_CERTS adds a CA.';
@@ -40,7 +40,11 @@ export function unreachable(url: string | URL, error: unknown): CloseReason {
 }
 
 /** An HTTP status that means this URL cannot be used as it is (4xx/5xx before any session). */
-export function httpRefusal(url: string | URL, response: Response, body: string): CloseReason {
+export function httpRefusal(
+  url: string | URL,
+  response: { status: number; headers: { get(name: string): string | null } },
+  body: string,
+): CloseReason {
   const status = response.status;
   if (status === 401 || status === 403) {
     const challenge = response.headers.get('www-authenticate') ?? '';

@@ -12,6 +12,7 @@ import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/mes
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { fixedRetry, type RetryPolicy } from '../retry.js';
 import { failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
+import { type HttpAnswer, HttpRequester } from './http-request.js';
 import { readResumable } from './resumable-stream.js';
 
 export interface HttpClientTransportOptions {
@@ -57,11 +58,15 @@ export class HttpClientTransport implements Transport {
   private streamOpened = false;
   /** Whether a session message was ever accepted: only the first one may fall back. */
   private accepted = false;
+  private readonly requester = new HttpRequester();
+  private readonly endpoint: URL;
 
   constructor(
     readonly url: string | URL,
     private readonly options: HttpClientTransportOptions = {},
-  ) {}
+  ) {
+    this.endpoint = new URL(url);
+  }
 
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
@@ -106,7 +111,10 @@ export class HttpClientTransport implements Transport {
     this.closing = true;
     for (const controller of this.controllers) controller.abort();
     if (this.sessionId) {
-      await fetch(this.url, { method: 'DELETE', headers: this.headers() }).catch(() => {});
+      await this.requester
+        .request(this.endpoint, { method: 'DELETE', headers: this.headers() })
+        .then((answer) => answer.skip())
+        .catch(() => {});
     }
     this.finish({ message: 'closed' });
   }
@@ -131,7 +139,7 @@ export class HttpClientTransport implements Transport {
     const abandon = () => controller.abort();
     options?.signal?.addEventListener('abort', abandon, { once: true });
     try {
-      const response = await fetch(this.url, {
+      const response = await this.requester.request(this.endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify(payload),
@@ -141,7 +149,7 @@ export class HttpClientTransport implements Transport {
       if (session) this.sessionId = session;
       const first = !standalone && !this.accepted;
       if (response.ok && !standalone) this.accepted = true;
-      if (response.status === 202) return;
+      if (response.status === 202) return response.skip();
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok) {
         const text = await response.text();
@@ -191,7 +199,7 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Reads an SSE answer to the end, resuming it when it breaks (resumable-stream.ts). */
-  private readStream(response: Response, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
+  private readStream(response: HttpAnswer, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
     return readResumable(response, awaiting, persistent, {
       retry:
         this.options.reconnect ??
@@ -200,7 +208,7 @@ export class HttpClientTransport implements Transport {
       track: (controller, on) =>
         on ? this.controllers.add(controller) : this.controllers.delete(controller),
       reconnect: (resumeFrom, signal) =>
-        fetch(this.url, {
+        this.requester.request(this.endpoint, {
           method: 'GET',
           headers: this.headers({ Accept: 'text/event-stream', ...resumeFrom }),
           signal,
@@ -217,12 +225,12 @@ export class HttpClientTransport implements Transport {
     const controller = new AbortController();
     this.controllers.add(controller);
     try {
-      const response = await fetch(this.url, {
+      const response = await this.requester.request(this.endpoint, {
         method: 'GET',
         headers: this.headers({ Accept: 'text/event-stream' }),
         signal: controller.signal,
       });
-      if (!response.ok) return;
+      if (!response.ok) return response.skip();
       await this.readStream(response, new Set(), true);
     } catch {
       // No server stream: only responses to our own requests will arrive.
@@ -245,6 +253,7 @@ export class HttpClientTransport implements Transport {
     if (this.closeReason) return;
     this.closeReason = reason;
     for (const controller of this.controllers) controller.abort();
+    this.requester.destroy();
     if (announce) this.handlers?.closed(reason);
   }
 }

@@ -8,6 +8,7 @@ import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { failedRequest, httpRefusal, unreachable } from './client-failures.js';
+import { type HttpAnswer, HttpRequester } from './http-request.js';
 import { SseParser } from './sse.js';
 
 export interface LegacySseTransportOptions {
@@ -22,6 +23,7 @@ export class LegacySseClientTransport implements Transport {
   private readonly controller = new AbortController();
   private connecting = false;
   private closeReason: CloseReason | undefined;
+  private readonly requester = new HttpRequester();
 
   constructor(
     readonly url: string | URL,
@@ -58,9 +60,9 @@ export class LegacySseClientTransport implements Transport {
   }
 
   private async readStream(): Promise<void> {
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await fetch(this.url, {
+      response = await this.requester.request(new URL(this.url), {
         method: 'GET',
         headers: { ...this.options.headers, Accept: 'text/event-stream' },
         signal: this.controller.signal,
@@ -75,6 +77,7 @@ export class LegacySseClientTransport implements Transport {
     }
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream')) {
+      response.cancel();
       this.finish({
         message: `${String(this.url)} answered the SSE GET with ${type || 'no content type'}, not text/event-stream: it is not an HTTP+SSE MCP server`,
       });
@@ -83,7 +86,7 @@ export class LegacySseClientTransport implements Transport {
     const parser = new SseParser();
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of response.body) {
         for (const event of parser.push(decoder.decode(chunk, { stream: true }))) this.event(event);
         if (this.closeReason) return;
       }
@@ -127,7 +130,7 @@ export class LegacySseClientTransport implements Transport {
       if (c.kind === 'request') requestIds.push(c.message.id);
     }
     try {
-      const response = await fetch(endpoint, {
+      const response = await this.requester.request(endpoint, {
         method: 'POST',
         headers: { ...this.options.headers, 'Content-Type': 'application/json' },
         body: JSON.stringify(payload),
@@ -146,6 +149,7 @@ export class LegacySseClientTransport implements Transport {
     if (this.closeReason) return;
     this.closeReason = reason;
     this.controller.abort();
+    this.requester.destroy();
     this.handlers?.closed(reason);
   }
 }

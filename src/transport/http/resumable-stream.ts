@@ -6,6 +6,7 @@
 
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { RetryPolicy } from '../retry.js';
+import type { HttpAnswer } from './http-request.js';
 import { SseParser } from './sse.js';
 
 export interface ResumeHost {
@@ -16,7 +17,7 @@ export interface ResumeHost {
   /** Keeps (or forgets) a controller that the transport's close() must abort. */
   track(controller: AbortController, on: boolean): void;
   /** The GET that resumes the stream (from the event id, when there is one). */
-  reconnect(resumeFrom: Record<string, string>, signal: AbortSignal): Promise<Response>;
+  reconnect(resumeFrom: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer>;
   deliver(message: unknown): void;
   /** These requests will get no answer on this stream. */
   failed(ids: JsonRpcId[], why: string): void;
@@ -27,7 +28,7 @@ export interface ResumeHost {
  * (`persistent`) awaits no response and is resumed whenever it breaks, until the transport closes.
  */
 export async function readResumable(
-  response: Response,
+  response: HttpAnswer,
   awaiting: Set<JsonRpcId>,
   persistent: boolean,
   host: ResumeHost,
@@ -36,14 +37,14 @@ export async function readResumable(
   /** The delay the server asked for in its last `retry` field. */
   let suggested: number | undefined;
   let attempts = 0;
-  let current: Response | undefined = response;
+  let current: HttpAnswer | undefined = response;
   let controller: AbortController | undefined;
   while (current) {
     let progressed = false;
     try {
       const parser = new SseParser();
       const decoder = new TextDecoder();
-      for await (const chunk of current.body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of current.body) {
         for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
           progressed = true;
           if (event.id !== undefined) lastEventId = event.id;
@@ -83,7 +84,7 @@ export async function readResumable(
         break;
       }
       host.track(controller, false);
-      await answer?.body?.cancel().catch(() => {});
+      answer?.cancel();
       // A refusal (404: the session is gone; 405, 400) will not change by trying again.
       if (answer && answer.status < 500 && answer.status !== 429) break;
     }

@@ -1,0 +1,99 @@
+// The HTTP requests of the client transports, on node:http with a keep-alive agent of their own rather than
+// fetch: fetch (undici, with WHATWG streams) spends about five times the CPU per small request, which
+// over Streamable HTTP, one POST per message, is most of a call's cost. The answer has the little of
+// Response the transports use: status, headers, the body as bytes or text, and a way to drop it.
+
+import http from 'node:http';
+import https from 'node:https';
+
+export interface HttpAnswer {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  /** The body as it arrives; reading it ends with an error if the connection breaks. */
+  body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+  /** Drops the rest of the body and the connection it came on. */
+  cancel(): void;
+  /** Reads the body to its end unseen, so that its connection can carry the next request. */
+  skip(): void;
+}
+
+export interface HttpRequestOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** Requests to one server, over connections kept open between them; destroy() closes them all. */
+export class HttpRequester {
+  private readonly httpAgent = new http.Agent({ keepAlive: true });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true });
+
+  request(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
+    const secure = url.protocol === 'https:';
+    const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (body) headers['Content-Length'] = body.length;
+    return new Promise((resolve, reject) => {
+      const signal = options.signal;
+      if (signal?.aborted) return reject(abortError());
+      const request = (secure ? https : http).request(
+        url,
+        { method: options.method, headers, agent: secure ? this.httpsAgent : this.httpAgent },
+        (response) => resolve(answer(response)),
+      );
+      // An abort or a broken connection may report more than once, also after the answer arrived (then to
+      // whoever reads the body): never as an uncaught error. The signal is handled here rather than given
+      // to http.request, whose own handling reports an abort after the answer as an uncaught error.
+      request.on('error', reject);
+      if (signal) {
+        const abort = () => {
+          reject(abortError());
+          // Without an error: one would reach the socket, which after the answer has no listener left.
+          request.destroy();
+        };
+        signal.addEventListener('abort', abort, { once: true });
+        request.once('close', () => signal.removeEventListener('abort', abort));
+      }
+      request.end(body);
+    });
+  }
+
+  destroy(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
+
+function answer(response: http.IncomingMessage): HttpAnswer {
+  response.on('error', () => {});
+  const status = response.statusCode ?? 0;
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: {
+      get(name) {
+        const value = response.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    body: response,
+    async text() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    cancel() {
+      response.destroy();
+    },
+    skip() {
+      response.resume();
+    },
+  };
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('the request was aborted'), { name: 'AbortError' });
+}
