@@ -56,6 +56,8 @@ export class HttpClientTransport implements Transport {
   /** The GET stream opens after the first session message sent once the version is known. */
   private streamDue = false;
   private streamOpened = false;
+  /** Set while the GET stream waits to open: session messages sent meanwhile go after it. */
+  private streamGate: Promise<void> | undefined;
   /** Whether a session message was ever accepted: only the first one may fall back. */
   private accepted = false;
   private readonly requester = new HttpRequester();
@@ -94,11 +96,23 @@ export class HttpClientTransport implements Transport {
       );
       return;
     }
-    const posted = this.post(payload, requestIds, this.headers({ ...ACCEPT, ...options?.headers }), options);
+    const post = () =>
+      this.post(payload, requestIds, this.headers({ ...ACCEPT, ...options?.headers }), options);
+    if (this.streamGate) {
+      void this.streamGate.then(post);
+      return;
+    }
+    const posted = post();
     if (this.streamDue) {
-      // After the server took this message (notifications/initialized, in MCP's handshake), not before.
+      // The GET stream opens after the server took this message (notifications/initialized, in MCP's
+      // handshake), not before; and before the messages sent meanwhile, which wait for it. A server may
+      // take the first GET for the stream it answers on (the conformance suite's does): sent after a
+      // request, the GET would carry that request's answer.
       this.streamDue = false;
-      void posted.then(() => this.openServerStream());
+      this.streamGate = posted.then(() => {
+        this.streamGate = undefined;
+        void this.openServerStream();
+      });
     }
   }
 
