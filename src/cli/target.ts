@@ -123,11 +123,8 @@ async function targetConfig(options: TargetOptions): Promise<HostConfig> {
   return config;
 }
 
-/** --url URL [--header 'Name: value']...: one remote server, named after its host. */
-function remoteTarget(options: TargetOptions): HostConfig {
-  if (options.command.length > 0 || options.config)
-    throw new UsageError('give one of --url URL, --config FILE or "-- COMMAND"');
-  const url = options.url ?? '';
+/** --url URL and its --header 'Name: value' options, checked; a UsageError that shows the form. */
+export function parseRemote(url: string, given: string[]): { url: string; headers: Record<string, string> } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -137,7 +134,7 @@ function remoteTarget(options: TargetOptions): HostConfig {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new UsageError(`--url must be http:// or https://, not ${parsed.protocol}`);
   const headers: Record<string, string> = {};
-  for (const header of options.headers ?? []) {
+  for (const header of given) {
     const colon = header.indexOf(':');
     const name = colon > 0 ? header.slice(0, colon).trim() : '';
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
@@ -148,6 +145,15 @@ function remoteTarget(options: TargetOptions): HostConfig {
     }
     headers[name] = header.slice(colon + 1).trim();
   }
+  return { url, headers };
+}
+
+/** --url URL [--header 'Name: value']...: one remote server, named after its host. */
+function remoteTarget(options: TargetOptions): HostConfig {
+  if (options.command.length > 0 || options.config)
+    throw new UsageError('give one of --url URL, --config FILE or "-- COMMAND"');
+  const { url, headers } = parseRemote(options.url ?? '', options.headers ?? []);
+  const parsed = new URL(url);
   const name = parsed.hostname.replace(/^\[|\]$/g, '') || 'remote';
   return { servers: { [name]: { type: 'http', url, headers, disabled: false } } };
 }

@@ -1,7 +1,9 @@
 // What a doctor check is: an id, what it tests, the rule it holds the server to and where that rule is
 // written, a hint for fixing a failure, and the test itself against a fresh server process.
 
+import type { HttpPeer } from './http-peer.js';
 import type { Peer } from './peer.js';
+import type { StdioPeer } from './stdio-peer.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
@@ -16,13 +18,28 @@ export interface CheckOutcome {
   details: string[];
 }
 
-export interface Check {
+interface CheckBase {
   id: string;
   title: string;
   rule: CheckRule;
   hint: string;
-  /** Resolves to warn/skip outcomes, or nothing for a pass; throws CheckFailure for a failure. */
-  run(peer: Peer): Promise<CheckOutcome | undefined>;
+}
+
+/**
+ * A check of JSON-RPC or MCP, which runs over either transport; or one of a transport's own rules
+ * (`on`), which runs only there. Each resolves to warn/skip outcomes, or nothing for a pass, and throws
+ * CheckFailure for a failure.
+ */
+export type Check =
+  | (CheckBase & { on?: undefined; run(peer: Peer): Promise<CheckOutcome | undefined> })
+  | (CheckBase & { on: 'stdio'; run(peer: StdioPeer): Promise<CheckOutcome | undefined> })
+  | (CheckBase & { on: 'http'; run(peer: HttpPeer): Promise<CheckOutcome | undefined> });
+
+export type CheckTransport = 'stdio' | 'http';
+
+/** Whether the check applies to a server over this transport. */
+export function appliesTo(check: Check, transport: CheckTransport): boolean {
+  return check.on === undefined || check.on === transport;
 }
 
 export class CheckFailure extends Error {

@@ -1,19 +1,11 @@
-// A server under examination: spawned fresh for each check, driven with raw bytes so that a check can
-// send exactly what it wants (broken JSON, split writes, batches), with every line it writes on stdout
-// kept, parsed or not.
+// A server under examination, as the checks see it: every message it sent is kept as a frame, parsed or
+// not, so that a check can look for what it expects and say what came instead. How bytes reach the
+// server is the subclass's: a fresh process over stdio (stdio-peer.ts) or a session over Streamable
+// HTTP (http-peer.ts).
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { classify, type JsonRpcId } from '../jsonrpc/messages.js';
-import { FrameDecoder } from '../transport/framing/decoder.js';
-import { killTree, spawnAsGroupLeader, trackTree } from '../transport/platform/process-tree.js';
 
-export interface PeerCommand {
-  command: string;
-  args: string[];
-  cwd?: string;
-}
-
-/** One line the server wrote on stdout. */
+/** One message the server sent (a line on stdout, a JSON body, an SSE event), or what came instead. */
 export interface OutputFrame {
   text: string;
   /** The parsed value, or undefined when the line was not JSON. */
@@ -25,82 +17,43 @@ export class PeerTimeout extends Error {
   override readonly name = 'PeerTimeout';
 }
 
-export class Peer {
+/** The transport answered a request without its response (an HTTP error to its POST, say): no use waiting. */
+export class PeerRefused extends Error {
+  override readonly name = 'PeerRefused';
+}
+
+export abstract class Peer {
   readonly frames: OutputFrame[] = [];
-  private readonly child: ChildProcess;
+  /** Requests the transport answered without a response, with what came instead (HTTP only). */
+  protected readonly refused = new Map<JsonRpcId | null, string>();
   private readonly waiters: Array<() => void> = [];
-  private stderrText = '';
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private readonly exitWaiters: Array<() => void> = [];
-  private readonly untrack: () => void;
   private nextId = 1000;
 
-  constructor(
-    command: PeerCommand,
-    readonly timeoutMs: number,
-  ) {
-    this.child = spawn(command.command, command.args, {
-      cwd: command.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: spawnAsGroupLeader,
-    });
-    this.untrack = this.child.pid === undefined ? () => {} : trackTree(this.child.pid);
-    const decoder = new FrameDecoder({
-      frame: (text) => {
-        let value: unknown;
-        let json = true;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          json = false;
-        }
-        this.frames.push({ text, value, json });
-        this.wake();
-      },
-      oversize: () => {},
-      framingError: (message) =>
-        this.frames.push({ text: `<framing error: ${message}>`, value: undefined, json: false }),
-    });
-    this.child.stdout!.on('data', (chunk: Buffer) => decoder.push(chunk));
-    this.child.stdout!.on('end', () => decoder.end());
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderrText = (this.stderrText + chunk.toString('utf8')).slice(-4000);
-    });
-    this.child.stdin!.on('error', () => {});
-    this.child.on('error', (error) => {
-      this.stderrText += `\n${error.message}`;
-      this.exited(null, null);
-    });
-    this.child.on('exit', (code, signal) => this.exited(code, signal));
-  }
+  constructor(readonly timeoutMs: number) {}
 
+  /** What the server wrote on stderr, where it has one (the tail). */
   get stderr(): string {
-    return this.stderrText;
+    return '';
   }
 
+  /** How the server process ended, once it has; a remote server never does. */
   get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
-    return this.exitInfo;
+    return undefined;
   }
+
+  /** Sends bytes as they are: over stdio one write, over HTTP each line its own POST. */
+  abstract write(bytes: string | Buffer): void;
+
+  /** Ends the session (and the process, where there is one). */
+  abstract dispose(): Promise<void>;
 
   /** A fresh id no check uses on purpose. */
   id(): number {
     return this.nextId++;
   }
 
-  write(bytes: string | Buffer): void {
-    if (!this.exitInfo) this.child.stdin!.write(bytes);
-  }
-
   send(message: unknown): void {
     this.write(`${JSON.stringify(message)}\n`);
-  }
-
-  endInput(): void {
-    this.child.stdin!.end();
-  }
-
-  signal(signal: NodeJS.Signals): void {
-    if (this.child.pid !== undefined) this.child.kill(signal);
   }
 
   /** Every parsed message the server sent that answers `id` (by exact JSON value). */
@@ -123,17 +76,13 @@ export class Peer {
     for (;;) {
       const found = predicate();
       if (found !== undefined) return found;
-      if (this.exitInfo)
-        throw new PeerTimeout(`the server exited before ${what} (${describeExit(this.exitInfo)})`);
+      const exit = this.exit;
+      if (exit) throw new PeerTimeout(`the server exited before ${what} (${describeExit(exit)})`);
       const left = deadline - Date.now();
       if (left <= 0) throw new PeerTimeout(`waited ${timeoutMs} ms for ${what}; ${this.cameSince(seen)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        this.exitWaiters.push(() => {
           clearTimeout(timer);
           resolve();
         });
@@ -146,7 +95,13 @@ export class Peer {
     id: JsonRpcId | null,
     what = `a response to id ${JSON.stringify(id)}`,
   ): Promise<Record<string, unknown>> {
-    return this.waitFor(() => this.responsesTo(id)[0] as Record<string, unknown> | undefined, what);
+    return this.waitFor(() => {
+      const found = this.responsesTo(id)[0] as Record<string, unknown> | undefined;
+      if (found !== undefined) return found;
+      const instead = this.refused.get(id);
+      if (instead !== undefined) throw new PeerRefused(`instead of ${what} came ${instead}`);
+      return undefined;
+    }, what);
   }
 
   /** Sends a request and waits for its response. */
@@ -170,33 +125,23 @@ export class Peer {
       clientInfo: { name: 'mcpwire-doctor', version: '1.0.0' },
     });
     if (!('result' in response)) throw new Error(`initialize failed: ${JSON.stringify(response.error)}`);
+    this.negotiated(response.result as Record<string, unknown>);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return response.result as Record<string, unknown>;
   }
 
-  /** Waits for the process to exit; false if it did not within `ms`. */
-  waitForExit(ms: number): Promise<boolean> {
-    if (this.exitInfo) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      this.exitWaiters.push(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+  /** Told the initialize result before notifications/initialized goes out (HTTP sends the version). */
+  protected negotiated(_result: Record<string, unknown>): void {}
+
+  /** Keeps what the server sent and wakes whoever waits for it. */
+  protected received(frame: OutputFrame): void {
+    this.frames.push(frame);
+    this.wake();
   }
 
-  /** Ends the server and its tree, politely first. */
-  async dispose(): Promise<void> {
-    if (!this.exitInfo) {
-      this.endInput();
-      if (!(await this.waitForExit(1000)) && this.child.pid !== undefined) {
-        killTree(this.child.pid, 'SIGKILL');
-        await this.waitForExit(2000);
-      }
-    }
-    if (this.child.pid !== undefined) killTree(this.child.pid, 'SIGKILL');
-    this.untrack();
+  /** Wakes the waiters to look again (a frame came, or the server ended). */
+  protected wake(): void {
+    for (const resolve of this.waiters.splice(0)) resolve();
   }
 
   /** What the server wrote from frame `index` on, for a timeout message: "nothing came" only if nothing did. */
@@ -209,17 +154,6 @@ export class Peer {
         (f) => `${f.json ? '' : '(not JSON) '}${f.text.length > 120 ? `${f.text.slice(0, 120)}…` : f.text}`,
       );
     return `what came instead (${frames.length} line(s)): ${shown.join(' | ')}${frames.length > 3 ? ' | …' : ''}`;
-  }
-
-  private wake(): void {
-    for (const resolve of this.waiters.splice(0)) resolve();
-  }
-
-  private exited(code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.exitInfo) return;
-    this.exitInfo = { code, signal };
-    for (const resolve of this.exitWaiters.splice(0)) resolve();
-    this.wake();
   }
 }
 

@@ -1,8 +1,28 @@
-// Runs checks against a server command, each against a fresh process, two at a time.
+// Runs checks against a server, each against a fresh one (a new process over stdio, a new session over
+// HTTP), two at a time.
 
-import { type Check, CheckFailure, type CheckRule, type CheckStatus } from './check.js';
+import type { CloseReason } from '../jsonrpc/errors.js';
+import { httpRefusal, notMcp, unreachable } from '../transport/http/client-failures.js';
+import {
+  appliesTo,
+  type Check,
+  CheckFailure,
+  type CheckOutcome,
+  type CheckRule,
+  type CheckStatus,
+  type CheckTransport,
+} from './check.js';
 import { allChecks } from './checks/index.js';
-import { Peer, type PeerCommand, PeerTimeout } from './peer.js';
+import { HttpPeer, type HttpTarget } from './http-peer.js';
+import { type Peer, PeerRefused, PeerTimeout } from './peer.js';
+import { type PeerCommand, StdioPeer } from './stdio-peer.js';
+
+/** The server under examination: a command to start over stdio, or a URL. */
+export type DoctorTarget = PeerCommand | HttpTarget;
+
+export function transportOf(target: DoctorTarget): CheckTransport {
+  return 'url' in target ? 'http' : 'stdio';
+}
 
 export interface CheckResult {
   id: string;
@@ -22,41 +42,49 @@ export interface DoctorOptions {
   concurrency?: number;
 }
 
-export function selectChecks(only: string[] = []): Check[] {
-  if (only.length === 0) return allChecks;
-  const unknown = only.filter((id) => !allChecks.some((c) => c.id === id));
+/** The checks that apply over `transport`, or those of them named in `only`. */
+export function selectChecks(only: string[] = [], transport: CheckTransport = 'stdio'): Check[] {
+  const applicable = allChecks.filter((c) => appliesTo(c, transport));
+  if (only.length === 0) return applicable;
+  const unknown = only.filter((id) => !applicable.some((c) => c.id === id));
   if (unknown.length > 0) {
-    throw new Error(`no check named ${unknown.join(', ')}; checks: ${allChecks.map((c) => c.id).join(', ')}`);
+    const elsewhere = unknown.filter((id) => allChecks.some((c) => c.id === id));
+    const over = transport === 'http' ? 'over HTTP' : 'over stdio';
+    throw new Error(
+      elsewhere.length === unknown.length
+        ? `${unknown.join(', ')} ${unknown.length === 1 ? 'does' : 'do'} not apply to a server ${over}`
+        : `no check named ${unknown.join(', ')}; checks ${over}: ${applicable.map((c) => c.id).join(', ')}`,
+    );
   }
-  return allChecks.filter((c) => only.includes(c.id));
+  return applicable.filter((c) => only.includes(c.id));
 }
 
-export async function runChecks(command: PeerCommand, options: DoctorOptions = {}): Promise<CheckResult[]> {
-  const checks = selectChecks(options.only);
+export async function runChecks(target: DoctorTarget, options: DoctorOptions = {}): Promise<CheckResult[]> {
+  const checks = selectChecks(options.only, transportOf(target));
   const results: CheckResult[] = new Array(checks.length);
   let next = 0;
   const worker = async () => {
     while (next < checks.length) {
       const index = next++;
-      results[index] = await runOne(checks[index]!, command, options.timeoutMs ?? 10_000);
+      results[index] = await runOne(checks[index]!, target, options.timeoutMs ?? 10_000);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, checks.length) }, worker));
   return results;
 }
 
-async function runOne(check: Check, command: PeerCommand, timeoutMs: number): Promise<CheckResult> {
+async function runOne(check: Check, target: DoctorTarget, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();
-  const peer = new Peer(command, timeoutMs);
+  const peer: Peer = 'url' in target ? new HttpPeer(target, timeoutMs) : new StdioPeer(target, timeoutMs);
   let status: CheckStatus = 'pass';
   let details: string[] = [];
   try {
-    const outcome = await check.run(peer);
+    const outcome = await runOn(check, peer);
     if (outcome) ({ status, details } = outcome);
   } catch (error) {
     status = 'fail';
     details = [
-      error instanceof CheckFailure || error instanceof PeerTimeout
+      error instanceof CheckFailure || error instanceof PeerTimeout || error instanceof PeerRefused
         ? error.message
         : `check crashed: ${String(error)}`,
     ];
@@ -75,4 +103,47 @@ async function runOne(check: Check, command: PeerCommand, timeoutMs: number): Pr
   };
   if (status === 'fail' || status === 'warn') result.hint = check.hint;
   return result;
+}
+
+/** Runs a check on the peer of its transport (selectChecks picked only checks that apply). */
+function runOn(check: Check, peer: Peer): Promise<CheckOutcome | undefined> {
+  if (check.on === 'stdio') return check.run(peer as StdioPeer);
+  if (check.on === 'http') return check.run(peer as HttpPeer);
+  return check.run(peer);
+}
+
+/**
+ * Whether the URL answers MCP at all: one initialize, before the checks, so that a server that cannot be
+ * reached is one clear line rather than the same failure in every check. Undefined when it can be used.
+ */
+export async function probeHttp(target: HttpTarget, timeoutMs = 10_000): Promise<CloseReason | undefined> {
+  const peer = new HttpPeer(target, timeoutMs);
+  try {
+    const answer = await peer.exchange('POST', {
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'probe',
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'mcpwire-doctor', version: '1.0.0' },
+        },
+      }),
+      session: false,
+    });
+    peer.sessionId = answer.header('mcp-session-id');
+    const response = { status: answer.status, headers: { get: (n: string) => answer.header(n) ?? null } };
+    if (answer.status === 401 || answer.status === 403 || answer.status === 404)
+      return httpRefusal(target.url, response, answer.text);
+    const type = answer.contentType;
+    if (answer.status < 300 && !type.includes('json') && !type.includes('text/event-stream'))
+      return notMcp(target.url, type, answer.text);
+    return undefined;
+  } catch (error) {
+    return unreachable(target.url, error);
+  } finally {
+    await peer.dispose();
+  }
 }

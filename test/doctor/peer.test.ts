@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { allChecks } from '../../src/doctor/checks/index.js';
-import { Peer, PeerTimeout } from '../../src/doctor/peer.js';
+import { PeerTimeout } from '../../src/doctor/peer.js';
 import { runChecks, selectChecks } from '../../src/doctor/runner.js';
+import { StdioPeer as Peer } from '../../src/doctor/stdio-peer.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const server = (name: string) => ({
@@ -110,14 +111,29 @@ describe('doctor runner', () => {
   it('selectChecks names the unknown and the valid checks', () => {
     assert.throws(
       () => selectChecks(['ping', 'nope', 'neither']),
-      new Error(`no check named nope, neither; checks: ${allChecks.map((c) => c.id).join(', ')}`),
+      new Error(
+        `no check named nope, neither; checks over stdio: ${selectChecks([])
+          .map((c) => c.id)
+          .join(', ')}`,
+      ),
     );
     assert.deepEqual(
       selectChecks(['crlf', 'ping']).map((c) => c.id),
       ['ping', 'crlf'],
       'in the order they are reported',
     );
-    assert.equal(selectChecks([]), allChecks);
+    assert.deepEqual(
+      selectChecks([]),
+      allChecks.filter((c) => c.on !== 'http'),
+    );
+    assert.deepEqual(
+      selectChecks([], 'http'),
+      allChecks.filter((c) => c.on !== 'stdio'),
+    );
+    assert.throws(
+      () => selectChecks(['crlf'], 'http'),
+      new Error('crlf does not apply to a server over HTTP'),
+    );
   });
 
   it('reports a failure with its rule and hint, a pass without a hint', async () => {

@@ -10,7 +10,7 @@ import { allChecks } from '../../src/doctor/checks/index.js';
 import { jsonRpcChecks } from '../../src/doctor/checks/jsonrpc.js';
 import { lifecycleChecks } from '../../src/doctor/checks/lifecycle.js';
 import { stdioChecks } from '../../src/doctor/checks/stdio.js';
-import type { CheckResult } from '../../src/doctor/runner.js';
+import { type CheckResult, selectChecks } from '../../src/doctor/runner.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');
@@ -181,8 +181,8 @@ describe('mcpwire doctor against broken servers', { concurrency: 4 }, () => {
     assert.equal(r.passed, true);
     assert.deepEqual(
       r.results.map((x) => x.id),
-      allChecks.map((x) => x.id),
-      'every check ran, in order',
+      selectChecks([], 'stdio').map((x) => x.id),
+      'every check of a server over stdio ran, in order',
     );
     // Every check of the protocol, framing and process lifetime runs to a pass: none may skip.
     for (const check of [...lifecycleChecks, ...jsonRpcChecks, ...stdioChecks]) {
@@ -228,7 +228,15 @@ describe('mcpwire doctor against broken servers', { concurrency: 4 }, () => {
     const { code, stdout, stderr } = await doctor(['--json', '--only', 'nonexistent'], 'correct');
     assert.equal(code, 2);
     assert.equal(stdout, '', 'no report, and no server was run');
-    assert.match(stderr, /^mcpwire doctor: no check named nonexistent; checks: /);
-    for (const check of allChecks) assert.ok(stderr.includes(check.id), `stderr does not name ${check.id}`);
+    assert.match(stderr, /^mcpwire doctor: no check named nonexistent; checks over stdio: /);
+    for (const check of selectChecks([], 'stdio'))
+      assert.ok(stderr.includes(check.id), `stderr does not name ${check.id}`);
+  });
+
+  it('--only with a check of the HTTP binding is a usage error over stdio', { timeout: 30_000 }, async () => {
+    const { code, stdout, stderr } = await doctor(['--only', 'http-origin'], 'correct');
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^mcpwire doctor: http-origin does not apply to a server over stdio/);
   });
 });

@@ -12,7 +12,9 @@ export type RemoteKind =
   | 'sdk-streamable'
   | 'sdk-sse'
   | 'everything-streamable'
-  | 'everything-sse';
+  | 'everything-sse'
+  /** test/fixtures/doctor-http/server.mjs, breaking the rule named by `fault` (or none). */
+  | 'doctor-http';
 
 export interface RemoteServer {
   kind: RemoteKind;
@@ -24,6 +26,7 @@ export interface RemoteServer {
 }
 
 const SDK_REMOTE = path.join(REPO_ROOT, 'test', 'fixtures', 'http', 'sdk-v1-remote.mjs');
+const DOCTOR_HTTP = path.join(REPO_ROOT, 'test', 'fixtures', 'doctor-http', 'server.mjs');
 
 /** A port nobody listens on right now (for servers that cannot be told to pick one, and restarts). */
 export async function freePort(): Promise<number> {
@@ -34,7 +37,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRemote(kind: RemoteKind, port?: number): Promise<RemoteServer> {
+export async function startRemote(kind: RemoteKind, port?: number, fault = 'none'): Promise<RemoteServer> {
   const chosen = port ?? (kind.startsWith('everything') ? await freePort() : 0);
   const env = { ...process.env, PORT: String(chosen) };
   let child: ChildProcess;
@@ -48,6 +51,10 @@ export async function startRemote(kind: RemoteKind, port?: number): Promise<Remo
     case 'sdk-streamable':
     case 'sdk-sse':
       child = spawn(process.execPath, [SDK_REMOTE, kind === 'sdk-sse' ? 'sse' : 'streamable'], { env });
+      announce = (text) => /"url":"([^"]+)"/.exec(text)?.[1];
+      break;
+    case 'doctor-http':
+      child = spawn(process.execPath, [DOCTOR_HTTP, fault], { env });
       announce = (text) => /"url":"([^"]+)"/.exec(text)?.[1];
       break;
     default: {

@@ -1,20 +1,38 @@
-// `mcpwire doctor -- COMMAND`: black-box checks of any stdio MCP server, each against a fresh process.
+// `mcpwire doctor -- COMMAND | --url URL`: black-box checks of any MCP server, each against a fresh
+// process (stdio) or a fresh session (Streamable HTTP).
 
 import { parseArgs } from 'node:util';
-import { allChecks } from '../../doctor/checks/index.js';
-import { type CheckResult, runChecks, selectChecks } from '../../doctor/runner.js';
+import {
+  type CheckResult,
+  type DoctorTarget,
+  probeHttp,
+  runChecks,
+  selectChecks,
+} from '../../doctor/runner.js';
 import { colour, printJson } from '../format.js';
 import { splitAtDoubleDash } from '../options.js';
+import { parseRemote, ServerFailure } from '../target.js';
 import { UsageError } from '../usage.js';
+import { report } from './common.js';
 
 export const usage = `Usage: mcpwire doctor [--json] [--only CHECK ...] [--timeout MS] -- COMMAND [ARGS]
+       mcpwire doctor [--json] [--only CHECK ...] [--timeout MS] --url URL [--header 'N: V']...
 
-Runs black-box checks against a stdio MCP server: the handshake and version negotiation, JSON-RPC error
-codes, notifications, ids, pipelining, framing edge cases, stdout purity, shutdown, batches per revision,
-and the validity of every tool, resource and prompt. Each check starts a fresh server process. For every
-failure it names the rule, where the rule is written, and how to fix it. Exit code 1 if any check fails.
+Runs black-box checks against an MCP server: the handshake and version negotiation, JSON-RPC error
+codes, notifications, ids, pipelining, batches per revision, the stateless revision, and the validity of
+every tool, resource and prompt. Over stdio also framing edge cases, stdout purity and shutdown; over
+Streamable HTTP (--url) the binding's rules: sessions, JSON or SSE answers, 202, 406/415/405, the GET
+stream, resumption, MCP-Protocol-Version, the Origin check and the 2026-07-28 metadata headers. Each
+check starts a fresh server process (or session). For every failure it names the rule, where the rule
+is written, and how to fix it. Exit code 1 if any check fails, 2 for a usage error, 3 if the server
+cannot be started or reached.
 
-Checks: ${allChecks.map((c) => c.id).join(', ')}`;
+Checks over stdio: ${selectChecks([], 'stdio')
+  .map((c) => c.id)
+  .join(', ')}
+Checks over HTTP: ${selectChecks([], 'http')
+  .map((c) => c.id)
+  .join(', ')}`;
 
 const MARK: Record<CheckResult['status'], string> = {
   pass: colour.green('PASS'),
@@ -25,7 +43,7 @@ const MARK: Record<CheckResult['status'], string> = {
 
 export async function run(argv: string[]): Promise<number> {
   const { before, command } = splitAtDoubleDash(argv);
-  let values: { json?: boolean; only?: string[]; timeout?: string };
+  let values: { json?: boolean; only?: string[]; timeout?: string; url?: string; header?: string[] };
   try {
     ({ values } = parseArgs({
       args: before,
@@ -33,6 +51,8 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean' },
         only: { type: 'string', multiple: true },
         timeout: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
       },
       strict: true,
       allowPositionals: false,
@@ -40,10 +60,20 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message, 'Run "mcpwire doctor --help".');
   }
-  if (command.length === 0) throw new UsageError('which server? e.g. mcpwire doctor -- npx mcpwire serve fs');
+  if (command.length > 0 && values.url !== undefined)
+    throw new UsageError('give either --url URL or "-- COMMAND", not both');
+  if (values.header && values.url === undefined) throw new UsageError('--header goes with --url');
+  if (command.length === 0 && values.url === undefined)
+    throw new UsageError(
+      'which server? e.g. mcpwire doctor -- npx mcpwire serve fs, or mcpwire doctor --url http://127.0.0.1:3000/mcp',
+    );
+  const target: DoctorTarget =
+    values.url !== undefined
+      ? parseRemote(values.url, values.header ?? [])
+      : { command: command[0]!, args: command.slice(1) };
   const only = (values.only ?? []).flatMap((o) => o.split(','));
   try {
-    selectChecks(only);
+    selectChecks(only, values.url !== undefined ? 'http' : 'stdio');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -52,14 +82,19 @@ export async function run(argv: string[]): Promise<number> {
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new UsageError(`--timeout takes a number of milliseconds, such as 2000; got "${values.timeout}"`);
   }
-  const [program, ...args] = command;
-  const results = await runChecks({ command: program!, args }, { only, timeoutMs });
+  if ('url' in target) {
+    // One line for a URL that cannot be used at all, not the same failure in every check.
+    const refused = await probeHttp(target, timeoutMs);
+    if (refused) return report(new ServerFailure(refused.message, refused.hint));
+  }
+  const results = await runChecks(target, { only, timeoutMs });
   const failed = results.filter((r) => r.status === 'fail').length;
   if (values.json) {
-    printJson({ command, passed: failed === 0, results });
+    printJson({ ...('url' in target ? { url: target.url } : { command }), passed: failed === 0, results });
     return failed === 0 ? 0 : 1;
   }
-  process.stdout.write(`${colour.bold('mcpwire doctor')} ${command.join(' ')}\n\n`);
+  const named = 'url' in target ? target.url : command.join(' ');
+  process.stdout.write(`${colour.bold('mcpwire doctor')} ${named}\n\n`);
   for (const result of results) {
     process.stdout.write(`${MARK[result.status]}  ${result.id.padEnd(26)} ${result.title}\n`);
     for (const detail of result.details)

@@ -2,6 +2,7 @@
 
 import type { Check } from '../check.js';
 import { contentChecks } from './content.js';
+import { httpChecks } from './http.js';
 import { jsonRpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { statelessChecks } from './stateless.js';
@@ -13,4 +14,5 @@ export const allChecks: Check[] = [
   ...stdioChecks,
   ...contentChecks,
   ...statelessChecks,
+  ...httpChecks,
 ];

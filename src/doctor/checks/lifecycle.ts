@@ -1,6 +1,7 @@
 // Handshake and version negotiation (MCP basic/lifecycle).
 
 import { type Check, ensure, fail, KNOWN_VERSIONS, warn } from '../check.js';
+import { HttpPeer } from '../http-peer.js';
 
 const LIFECYCLE = 'MCP 2025-11-25 basic/lifecycle';
 
@@ -85,14 +86,15 @@ export const lifecycleChecks: Check[] = [
     },
     hint: 'Handle "ping" at any time with an empty result {}.',
     async run(peer) {
-      const before = await peer.request('ping');
+      // Over HTTP a request before initialize has no session to go in: only stdio can ask that.
+      const before = peer instanceof HttpPeer ? undefined : await peer.request('ping');
       await peer.initialize();
       const after = await peer.request('ping');
       ensure(
         'result' in after && JSON.stringify(after.result) === '{}',
         `ping after initialize: ${JSON.stringify(after)}`,
       );
-      if (!('result' in before))
+      if (before && !('result' in before))
         return warn(`ping before initialize was refused: ${JSON.stringify(before.error)}`);
       return undefined;
     },

@@ -3,7 +3,7 @@
 
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { type Check, ensure, errorOf, skip } from '../check.js';
-import type { Peer } from '../peer.js';
+import { type Peer, PeerRefused } from '../peer.js';
 import { validateAgainst } from '../spec-schema.js';
 
 const REVISION = '2026-07-28';
@@ -15,9 +15,18 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-doctor', version: '1.0.0' },
 };
 
-/** The discover result, or undefined when the server does not speak the revision. */
-async function discover(peer: Peer): Promise<Record<string, unknown> | undefined> {
-  const response = await peer.request('server/discover', { _meta: META });
+/**
+ * The discover result, or undefined when the server does not speak the revision: it answers with an
+ * error, or (over HTTP) refuses the POST, as a server of the handshake era does ("not initialized").
+ */
+export async function discover(peer: Peer): Promise<Record<string, unknown> | undefined> {
+  let response: Record<string, unknown>;
+  try {
+    response = await peer.request('server/discover', { _meta: META });
+  } catch (error) {
+    if (error instanceof PeerRefused) return undefined;
+    throw error;
+  }
   const result = response.result as Record<string, unknown> | undefined;
   const versions = result?.supportedVersions;
   return Array.isArray(versions) && versions.includes(REVISION) ? result : undefined;

@@ -1,7 +1,9 @@
-// The stdio transport: framing edge cases, stdout purity, and process lifetime.
+// The stdio transport: framing edge cases, stdout purity, and process lifetime; and batches, which
+// are JSON-RPC's and run over HTTP too.
 
 import { classify } from '../../jsonrpc/messages.js';
 import { type Check, ensure, fail, skip, warn } from '../check.js';
+import { HttpPeer } from '../http-peer.js';
 import { describeExit } from '../peer.js';
 
 const STDIO = 'MCP 2025-11-25 basic/transports#stdio';
@@ -12,6 +14,7 @@ const ping = (id: string, extra?: object) =>
 export const stdioChecks: Check[] = [
   {
     id: 'split-bytes',
+    on: 'stdio',
     title: 'a message split byte by byte, also inside UTF-8 characters, is read whole',
     rule: {
       source: STDIO,
@@ -31,6 +34,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'two-in-one-write',
+    on: 'stdio',
     title: 'two messages in one write are both answered',
     rule: { source: STDIO, text: 'Messages are delimited by newlines.' },
     hint: 'Split each chunk on every newline, not just the first.',
@@ -44,6 +48,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'crlf',
+    on: 'stdio',
     title: 'a message ending in \\r\\n is accepted',
     rule: { source: STDIO, text: 'Messages are delimited by newlines (a Windows client may send \\r\\n).' },
     hint: 'Strip a trailing \\r before parsing each line.',
@@ -56,6 +61,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'large-request',
+    on: 'stdio',
     title: 'a 4 MiB request is answered',
     rule: { source: STDIO, text: 'Messages may be large; the transport defines no size limit.' },
     hint: 'Do not cap lines at a small size, and keep reading linear in the message size.',
@@ -68,6 +74,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'large-response',
+    on: 'stdio',
     title: 'a 4 MiB response arrives whole, as one line of valid JSON',
     rule: { source: STDIO, text: 'Messages may be large; each one is a single line of JSON.' },
     hint: 'Write each message with one newline at its end, and honour back-pressure (wait for "drain") so a large write is never cut or interleaved.',
@@ -100,6 +107,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'stdout-purity',
+    on: 'stdio',
     title: 'stdout carries only JSON-RPC messages',
     rule: {
       source: STDIO,
@@ -127,6 +135,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'stdin-end',
+    on: 'stdio',
     title: 'on stdin end the server answers what is in flight, then exits',
     rule: {
       source: 'MCP 2025-11-25 basic/lifecycle#stdio',
@@ -151,6 +160,7 @@ export const stdioChecks: Check[] = [
   },
   {
     id: 'sigterm',
+    on: 'stdio',
     title: 'SIGTERM ends the server',
     rule: {
       source: 'MCP 2025-11-25 basic/lifecycle#stdio',
@@ -183,6 +193,17 @@ export const stdioChecks: Check[] = [
           { jsonrpc: '2.0', id: 'b2', method: 'ping' },
         ])}\n`,
       );
+      if (peer instanceof HttpPeer) {
+        // Over HTTP the answers may come as events of one SSE stream, batched or not (2025-03-26
+        // transports, "Sending Messages to the Server").
+        await peer
+          .waitFor(
+            () => (peer.responsesTo('b1').length > 0 && peer.responsesTo('b2').length > 0 ? true : undefined),
+            'the answers to both requests of the batch',
+          )
+          .catch((error: Error) => fail(`the batch was not answered: ${error.message}`));
+        return undefined;
+      }
       const array = await peer
         .waitFor(
           () => peer.frames.find((f) => Array.isArray(f.value))?.value as unknown[] | undefined,

@@ -20,7 +20,7 @@ export interface HttpAnswer {
 }
 
 export interface HttpRequestOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
