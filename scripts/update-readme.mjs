@@ -2,12 +2,15 @@
 // typed by hand:
 //   node scripts/update-readme.mjs doctor        runs `mcpwire doctor --json` against mcpwire's servers and
 //                                                the official reference servers
+//   node scripts/update-readme.mjs doctor-http   runs `mcpwire doctor --url` against mcpwire's HTTP server,
+//                                                the official SDK's and server-everything's
 //   node scripts/update-readme.mjs conformance   from the last conformance run (.tools/conformance-*.json,
 //                                                written by the tests in test/conformance)
 //   node scripts/update-readme.mjs bench         from the last `npm run bench` (bench/results/latest.json)
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,23 +46,26 @@ function doctor() {
     ['@modelcontextprotocol/server-filesystem', [join(modules, 'mcp-server-filesystem'), folder]],
     ['@modelcontextprotocol/server-everything', [join(modules, 'mcp-server-everything')]],
   ];
-  const reports = [];
-  for (const [name, command] of servers) {
-    let output;
-    try {
-      output = execFileSync(
-        process.execPath,
-        [bin, 'doctor', '--json', '--timeout', '5000', '--', ...command],
-        {
-          encoding: 'utf8',
-          maxBuffer: 16 * 1024 * 1024,
-        },
-      );
-    } catch (error) {
-      output = error.stdout;
-    }
-    reports.push([name, JSON.parse(output)]);
+  const reports = servers.map(([name, command]) => [name, runDoctor(['--', ...command])]);
+  replaceSection('doctor', reportTable(reports));
+}
+
+/** `mcpwire doctor --json ARGS`, its report (a failed check exits 1, the report is there all the same). */
+function runDoctor(args) {
+  let output;
+  try {
+    output = execFileSync(process.execPath, [bin, 'doctor', '--json', '--timeout', '5000', ...args], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    output = error.stdout;
   }
+  return JSON.parse(output);
+}
+
+/** One column a server, one row a check; then what failed, as the doctor said it. */
+function reportTable(reports) {
   const ids = reports[0][1].results.map((r) => r.id);
   const mark = { pass: '✅ pass', fail: '❌ fail', warn: '⚠️ warn', skip: '– skip' };
   const lines = [
@@ -73,10 +79,70 @@ function doctor() {
   const failures = reports.flatMap(([name, r]) =>
     r.results.filter((x) => x.status === 'fail').map((x) => `- \`${name}\`, \`${x.id}\`: ${x.details[0]}`),
   );
-  replaceSection(
-    'doctor',
-    `${lines.join('\n')}\n\n${failures.length ? `What failed, as the doctor reported it:\n\n${failures.join('\n')}` : ''}`,
-  );
+  return `${lines.join('\n')}\n\n${failures.length ? `What failed, as the doctor reported it:\n\n${failures.join('\n')}` : ''}`;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts a server process and resolves with its URL once `announce` finds it in what it printed. */
+function startServer(command, args, env, announce) {
+  const child = spawn(command, args, { env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (chunk) => {
+      seen += chunk.toString();
+      const url = announce(seen);
+      if (url) resolve({ url, stop: () => child.kill('SIGKILL') });
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}:\n${seen}`)));
+  });
+}
+
+async function doctorHttp() {
+  const everythingPort = await freePort();
+  const started = [
+    [
+      'mcpwire serve everything --http',
+      await startServer(
+        process.execPath,
+        [bin, 'serve', 'everything', '--http', '0'],
+        {},
+        (text) => /listening on (http:\/\/\S+)/.exec(text)?.[1],
+      ),
+    ],
+    [
+      'SDK v1 StreamableHTTPServerTransport',
+      await startServer(
+        process.execPath,
+        [join(root, 'test', 'fixtures', 'http', 'sdk-v1-remote.mjs'), 'streamable'],
+        {},
+        (text) => /"url":"([^"]+)"/.exec(text)?.[1],
+      ),
+    ],
+    [
+      '@modelcontextprotocol/server-everything streamableHttp',
+      await startServer(
+        join(root, 'node_modules', '.bin', 'mcp-server-everything'),
+        ['streamableHttp'],
+        { PORT: String(everythingPort) },
+        (text) => (/listening on port/i.test(text) ? `http://127.0.0.1:${everythingPort}/mcp` : undefined),
+      ),
+    ],
+  ];
+  try {
+    const reports = started.map(([name, server]) => [name, runDoctor(['--url', server.url])]);
+    replaceSection('doctor-http', reportTable(reports));
+  } finally {
+    for (const [, server] of started) server.stop();
+  }
 }
 
 function conformance() {
@@ -169,10 +235,10 @@ function bench() {
   replaceSection('bench', lines.join('\n'));
 }
 
-const tasks = { doctor, conformance, bench };
+const tasks = { doctor, 'doctor-http': doctorHttp, conformance, bench };
 const names = process.argv.slice(2);
 if (names.length === 0 || names.some((n) => !tasks[n])) {
-  console.error('usage: node scripts/update-readme.mjs doctor|conformance|bench ...');
+  console.error('usage: node scripts/update-readme.mjs doctor|doctor-http|conformance|bench ...');
   process.exit(2);
 }
-for (const name of names) tasks[name]();
+for (const name of names) await tasks[name]();
