@@ -247,7 +247,7 @@ export class HttpPeer extends Peer {
             ? single.id
             : undefined;
     if (awaited !== undefined && !answersRequest(answer, awaited))
-      this.refused.set(awaited, describe(answer));
+      this.refused.set(awaited, shownAnswer(answer, 160));
     this.keep(answer);
   }
 
@@ -294,10 +294,11 @@ function answersRequest(answer: HttpExchange, id: JsonRpcId | null): boolean {
   });
 }
 
-function describe(answer: HttpExchange): string {
+/** An answer on one line for a report: status, type, and the body folded to single spaces and cut short. */
+export function shownAnswer(answer: HttpExchange, limit = 100): string {
   const flat = answer.text.replace(/\s+/g, ' ').trim();
-  const text = flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
-  return `HTTP ${answer.status}${text === '' ? ' with no body' : `: ${text}`}`;
+  const body = flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
+  return `HTTP ${answer.status}${answer.contentType ? ` ${answer.contentType}` : ''}${body ? `: ${body}` : ''}`;
 }
 
 function parseFrame(text: string): OutputFrame {

@@ -13,6 +13,19 @@ export interface OutputFrame {
   json: boolean;
 }
 
+/** Who the doctor says it is, in every initialize and every stateless envelope. */
+export const DOCTOR_CLIENT = { name: 'mcpwire-doctor', version: '1.0.0' };
+
+/** The initialize request a check sends by hand (the handshake itself is Peer.initialize). */
+export function initializeMessage(id: string | number, protocolVersion = '2025-11-25'): object {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: DOCTOR_CLIENT },
+  };
+}
+
 export class PeerTimeout extends Error {
   override readonly name = 'PeerTimeout';
 }
@@ -122,7 +135,7 @@ export abstract class Peer {
     const response = await this.request('initialize', {
       protocolVersion,
       capabilities,
-      clientInfo: { name: 'mcpwire-doctor', version: '1.0.0' },
+      clientInfo: DOCTOR_CLIENT,
     });
     if (!('result' in response)) throw new Error(`initialize failed: ${JSON.stringify(response.error)}`);
     this.negotiated(response.result as Record<string, unknown>);

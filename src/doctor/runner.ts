@@ -13,8 +13,8 @@ import {
   type CheckTransport,
 } from './check.js';
 import { allChecks } from './checks/index.js';
-import { HttpPeer, type HttpTarget } from './http-peer.js';
-import { type Peer, PeerRefused, PeerTimeout } from './peer.js';
+import { ACCEPT_BOTH, HttpPeer, type HttpTarget } from './http-peer.js';
+import { initializeMessage, type Peer, PeerRefused, PeerTimeout } from './peer.js';
 import { type PeerCommand, StdioPeer } from './stdio-peer.js';
 
 /** The server under examination: a command to start over stdio, or a URL. */
@@ -120,17 +120,8 @@ export async function probeHttp(target: HttpTarget, timeoutMs = 10_000): Promise
   const peer = new HttpPeer(target, timeoutMs);
   try {
     const answer = await peer.exchange('POST', {
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'probe',
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'mcpwire-doctor', version: '1.0.0' },
-        },
-      }),
+      headers: { 'Content-Type': 'application/json', Accept: ACCEPT_BOTH },
+      body: JSON.stringify(initializeMessage('probe')),
       session: false,
     });
     peer.sessionId = answer.header('mcp-session-id');

@@ -3,7 +3,6 @@
 // 1; the correct server passes every check; an unknown check name is a usage error.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { allChecks } from '../../src/doctor/checks/index.js';
@@ -11,9 +10,9 @@ import { jsonRpcChecks } from '../../src/doctor/checks/jsonrpc.js';
 import { lifecycleChecks } from '../../src/doctor/checks/lifecycle.js';
 import { stdioChecks } from '../../src/doctor/checks/stdio.js';
 import { type CheckResult, selectChecks } from '../../src/doctor/runner.js';
+import { type CliRun, runCli } from '../support/run-cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'mcpwire.js');
 const fixture = (name: string) => path.join(ROOT, 'test', 'fixtures', 'broken', `${name}.mjs`);
 
 interface Report {
@@ -23,28 +22,8 @@ interface Report {
 }
 
 /** Runs `mcpwire doctor ARGS -- node FIXTURE` to its end. */
-function doctor(
-  args: string[],
-  name: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'doctor', ...args, '--', process.execPath, fixture(name)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // A failure limit: a doctor that hangs is ended, so that the test fails instead of the run hanging.
-      timeout: 100_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function doctor(args: string[], name: string): Promise<CliRun> {
+  return runCli(['doctor', ...args, '--', process.execPath, fixture(name)]);
 }
 
 /**

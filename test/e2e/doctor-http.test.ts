@@ -5,12 +5,11 @@
 // waiting out the timeout; bad usage exits 2 and a server nobody serves exits 3 with one line.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { allChecks } from '../../src/doctor/checks/index.js';
 import { type CheckResult, selectChecks } from '../../src/doctor/runner.js';
-import { BIN, REPO_ROOT } from '../support/peers.js';
 import { freePort, type RemoteServer, startRemote } from '../support/remote-servers.js';
+import { runCli } from '../support/run-cli.js';
 
 interface Report {
   url?: string;
@@ -18,26 +17,7 @@ interface Report {
   results: CheckResult[];
 }
 
-function doctor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'doctor', ...args], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // A failure limit: a doctor that hangs is ended, so that the test fails instead of the run hanging.
-      timeout: 100_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const doctor = (args: string[]) => runCli(['doctor', ...args]);
 
 async function report(args: string[]): Promise<{ code: number | null; report: Report }> {
   const { code, stdout, stderr } = await doctor(['--json', ...args]);

@@ -5,8 +5,9 @@
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify } from '../../jsonrpc/messages.js';
 import { type Check, type CheckOutcome, ensure, fail, skip, warn } from '../check.js';
-import { ACCEPT_BOTH, type HttpExchange, type HttpPeer } from '../http-peer.js';
-import { discover } from './stateless.js';
+import { ACCEPT_BOTH, type HttpExchange, type HttpPeer, shownAnswer } from '../http-peer.js';
+import { initializeMessage } from '../peer.js';
+import { discover, STATELESS_META } from './stateless.js';
 
 const SPEC = 'MCP 2025-11-25 basic/transports';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -15,12 +16,7 @@ const POST_HEADERS = { ...JSON_TYPE, Accept: ACCEPT_BOTH };
 const ping = (id: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 
 /** "HTTP 400 text/plain: Bad Request", for a detail. */
-function shown(answer: HttpExchange): string {
-  // One line: a web page's markup folded to single spaces, and cut short.
-  const flat = answer.text.replace(/\s+/g, ' ').trim();
-  const body = flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
-  return `HTTP ${answer.status}${answer.contentType ? ` ${answer.contentType}` : ''}${body ? `: ${body}` : ''}`;
-}
+const shown = (answer: HttpExchange) => shownAnswer(answer);
 
 const ok = (status: number) => status >= 200 && status < 300;
 
@@ -43,11 +39,6 @@ function messagesOf(answer: HttpExchange): { messages: unknown[]; bad: string[] 
   return { messages, bad };
 }
 
-/** Opens this check's session; a server that refuses the handshake fails the check there. */
-async function session(peer: HttpPeer): Promise<Record<string, unknown>> {
-  return peer.initialize();
-}
-
 export const httpChecks: Check[] = [
   {
     id: 'http-session',
@@ -59,7 +50,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Send Mcp-Session-Id (visible ASCII) on the answer to initialize, and answer a request without it with 400 Bad Request.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const id = peer.sessionId;
       const bare = await peer.exchange('POST', {
         headers: POST_HEADERS,
@@ -95,7 +86,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Answer 404 for a session id you do not know (any longer), and end a session on DELETE (or answer 405).',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       if (peer.sessionId === undefined) return skip('the server issues no session id');
       const stranger = await peer.exchange('POST', {
         headers: POST_HEADERS,
@@ -135,7 +126,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Answer with application/json, or write each JSON-RPC message as one SSE event (data lines of one message, then a blank line).',
     async run(peer) {
-      const init = await session(peer);
+      const init = await peer.initialize();
       const bodies = [ping('answer')];
       if ((init.capabilities as Record<string, unknown> | undefined)?.tools)
         bodies.push(JSON.stringify({ jsonrpc: '2.0', id: 'answer-tools', method: 'tools/list', params: {} }));
@@ -176,7 +167,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Read Accept: answer JSON to a client that accepts only application/json (or 406), and 406 to one that accepts neither.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const jsonOnly = await peer.exchange('POST', {
         headers: { ...JSON_TYPE, Accept: 'application/json' },
         body: ping('json-only'),
@@ -207,7 +198,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Answer a POST that holds no request with 202 and an empty body.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const note = await peer.exchange('POST', {
         headers: POST_HEADERS,
         body: JSON.stringify({
@@ -242,7 +233,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Answer PUT/PATCH with 405 (and Allow), a POST whose Content-Type is not application/json with 415, a GET without Accept: text/event-stream with 406 or 405.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const problems: string[] = [];
       const plain = await peer.exchange('POST', {
         headers: { 'Content-Type': 'text/plain', Accept: ACCEPT_BOTH },
@@ -269,7 +260,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Answer GET with an SSE stream for the session (a second one at a time with 409), or with 405 if you offer none.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const first = await peer.openStream();
       try {
         if (first.status === 405) return skip('the server offers no GET stream (405), which is allowed');
@@ -299,7 +290,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Give events ids (2025-11-25: prime each stream with an event of an id and empty data), and take Last-Event-ID on GET.',
     async run(peer): Promise<CheckOutcome | undefined> {
-      await session(peer);
+      await peer.initialize();
       const stream = await peer.openStream();
       if (!(stream.status === 200 && stream.contentType.includes('text/event-stream'))) {
         stream.close();
@@ -337,7 +328,7 @@ export const httpChecks: Check[] = [
     },
     hint: 'Check MCP-Protocol-Version on every request after initialize: 400 for a version you do not speak, and accept a request without it.',
     async run(peer) {
-      await session(peer);
+      await peer.initialize();
       const wrong = await peer.exchange('POST', {
         headers: { ...POST_HEADERS, 'MCP-Protocol-Version': '1999-01-01' },
         body: ping('old-version'),
@@ -367,16 +358,7 @@ export const httpChecks: Check[] = [
     async run(peer) {
       const foreign = await peer.exchange('POST', {
         headers: { ...POST_HEADERS, Origin: 'http://evil.example' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 'origin',
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'mcpwire-doctor', version: '1.0.0' },
-          },
-        }),
+        body: JSON.stringify(initializeMessage('origin')),
         session: false,
       });
       if (foreign.status === 403) return undefined;
@@ -400,17 +382,12 @@ export const httpChecks: Check[] = [
     },
     hint: 'Compare the metadata headers with the body before dispatching, and answer a mismatch with 400 and error -32020 naming the header.',
     async run(peer) {
-      const meta = {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientCapabilities': {},
-        'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-doctor', version: '1.0.0' },
-      };
       if (!(await discover(peer))) return skip('the server does not speak 2026-07-28');
       const body = JSON.stringify({
         jsonrpc: '2.0',
         id: 'mismatch',
         method: 'tools/list',
-        params: { _meta: meta },
+        params: { _meta: STATELESS_META },
       });
       for (const [what, headers] of [
         ['an Mcp-Method that names another method', { 'Mcp-Method': 'prompts/list' }],

@@ -3,16 +3,17 @@
 
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { type Check, ensure, errorOf, skip } from '../check.js';
-import { type Peer, PeerRefused } from '../peer.js';
+import { DOCTOR_CLIENT, type Peer, PeerRefused } from '../peer.js';
 import { validateAgainst } from '../spec-schema.js';
 
 const REVISION = '2026-07-28';
 const SPEC = `MCP ${REVISION}`;
 
-const META = {
+/** The envelope of every request of the revision the doctor sends. */
+export const STATELESS_META = {
   'io.modelcontextprotocol/protocolVersion': REVISION,
   'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-doctor', version: '1.0.0' },
+  'io.modelcontextprotocol/clientInfo': DOCTOR_CLIENT,
 };
 
 /**
@@ -22,7 +23,7 @@ const META = {
 export async function discover(peer: Peer): Promise<Record<string, unknown> | undefined> {
   let response: Record<string, unknown>;
   try {
-    response = await peer.request('server/discover', { _meta: META });
+    response = await peer.request('server/discover', { _meta: STATELESS_META });
   } catch (error) {
     if (error instanceof PeerRefused) return undefined;
     throw error;
@@ -68,7 +69,7 @@ export const statelessChecks: Check[] = [
         'a missing clientCapabilities did not get -32602',
       );
       const unknown = await peer.request('tools/list', {
-        _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
+        _meta: { ...STATELESS_META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' },
       });
       const error = errorOf(unknown, '-32022 for an unsupported version') as {
         code: number;
@@ -104,7 +105,7 @@ export const statelessChecks: Check[] = [
       if (lists.length === 0) return skip('the server lists nothing');
       const problems: string[] = [];
       for (const [method, definition] of lists) {
-        const response = await peer.request(method, { _meta: META });
+        const response = await peer.request(method, { _meta: STATELESS_META });
         if (!('result' in response)) {
           problems.push(`${method} failed: ${JSON.stringify(response.error)}`);
           continue;

@@ -1,0 +1,34 @@
+// The mcpwire binary run to its end, as a person or a script runs it: exit code, stdout and stderr.
+
+import { spawn } from 'node:child_process';
+import { BIN, REPO_ROOT } from './peers.js';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `mcpwire ARGS`. The timeout is a failure limit, not a wait: a command that hangs is ended, so that
+ * the test fails instead of the run hanging.
+ */
+export function runCli(args: string[], timeoutMs = 100_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
