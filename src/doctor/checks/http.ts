@@ -5,7 +5,7 @@
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify } from '../../jsonrpc/messages.js';
 import { type Check, type CheckOutcome, ensure, fail, skip, warn } from '../check.js';
-import { ACCEPT_BOTH, type HttpExchange, type HttpPeer, shownAnswer } from '../http-peer.js';
+import { ACCEPT_BOTH, type HttpExchange, shownAnswer } from '../http-peer.js';
 import { initializeMessage } from '../peer.js';
 import { discover, STATELESS_META } from './stateless.js';
 
