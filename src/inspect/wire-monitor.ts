@@ -115,6 +115,21 @@ export class WireMonitor {
     this.server.decoder.push(chunk);
   }
 
+  /** A whole message (or batch) the client sent, already parsed: what an HTTP body or SSE event carries. */
+  clientValue(value: unknown): void {
+    this.deliver(this.client, this.server, value);
+  }
+
+  /** A whole message (or batch) the server sent, already parsed. */
+  serverValue(value: unknown): void {
+    this.deliver(this.server, this.client, value);
+  }
+
+  /** A request of the client that its transport refused (an HTTP error status): it is owed nothing more. */
+  clientRequestRefused(id: JsonRpcId): void {
+    this.client.inFlight.delete(id);
+  }
+
   clientEnded(): void {
     this.clientEndedAt = this.clock();
     this.client.decoder.end();

@@ -4,20 +4,23 @@
 // offending bytes. Its own output goes to stderr or the log file, never into the protocol stream.
 
 import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
-import { formatRecord, type TraceFormat, type TraceRecord } from '../../inspect/trace-format.js';
+import type { TraceFormat, TraceRecord } from '../../inspect/trace-format.js';
 import { WireMonitor } from '../../inspect/wire-monitor.js';
 import { killTree, spawnAsGroupLeader, trackTree } from '../../transport/platform/process-tree.js';
 import { splitAtDoubleDash } from '../options.js';
+import { parseRemote } from '../target.js';
+import { openTraceLog } from '../trace-log.js';
 import { UsageError } from '../usage.js';
+import { parsePort, runHttpTrace } from './trace-http.js';
 
 /** How long the server may keep running after its stdin closed before the trace flags it. */
 const EXIT_GRACE_MS = 1000;
 
 export const usage = `Usage: mcpwire trace [--log FILE] [--format pretty|jsonl] -- COMMAND [ARGS]
+       mcpwire trace --http PORT --url URL [--header 'Name: value']... [--log FILE] [--format pretty|jsonl]
 
 Runs COMMAND as a stdio MCP server and sits between it and its client, forwarding every byte unchanged,
 while it records each message (direction, time, request latency), the server's stderr, and every fault:
@@ -25,9 +28,19 @@ non-JSON output on stdout, raw newlines inside messages, invalid JSON-RPC, dupli
 responses to unknown ids or to notifications, progress after a response, requests never answered, and a
 server still running a second after its stdin closed.
 
+With --http, it is a reverse proxy for the remote server at URL instead: it listens on 127.0.0.1:PORT
+(0 picks a free port; the address is printed on stderr) and forwards every request and answer unchanged,
+SSE streams included, while it records each message with its session and stream (POST#n, GET#n), each
+exchange with its status and time, and the faults of the HTTP binding: a session id left out or changed,
+an answer of the wrong content type or status, an SSE event that is not one JSON-RPC message, a response
+on the wrong stream. It runs until it gets SIGINT or SIGTERM.
+
 Options:
   --log FILE               write the trace to FILE (appending) instead of stderr
   --format pretty|jsonl    one readable line per event (default), or one JSON object per line
+  --http PORT              be a recording proxy on 127.0.0.1:PORT for the server at --url
+  --url URL                the remote server (with --http)
+  --header 'Name: value'   add a header to every request to the remote server (repeatable)
 
 In a host configuration:
   {"mcpServers": {"files": {"command": "npx",
@@ -35,39 +48,43 @@ In a host configuration:
 
 export async function run(argv: string[]): Promise<number> {
   const { before, command } = splitAtDoubleDash(argv);
-  let values: { log?: string; format?: string };
+  let values: { log?: string; format?: string; http?: string; url?: string; header?: string[] };
   try {
     ({ values } = parseArgs({
       args: before,
-      options: { log: { type: 'string' }, format: { type: 'string' } },
+      options: {
+        log: { type: 'string' },
+        format: { type: 'string' },
+        http: { type: 'string' },
+        url: { type: 'string' },
+        header: { type: 'string', multiple: true },
+      },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
     throw new UsageError((error as Error).message, 'Run "mcpwire trace --help".');
   }
-  if (command.length === 0) throw new UsageError('which server? e.g. mcpwire trace -- npx mcpwire serve fs');
   const format = (values.format ?? 'pretty') as TraceFormat;
   if (format !== 'pretty' && format !== 'jsonl') throw new UsageError('--format is "pretty" or "jsonl"');
+  if (values.http !== undefined || values.url !== undefined) {
+    if (values.http === undefined || values.url === undefined) {
+      throw new UsageError(
+        '--http PORT and --url URL go together',
+        'e.g. mcpwire trace --http 8080 --url http://127.0.0.1:3000/mcp',
+      );
+    }
+    if (command.length > 0)
+      throw new UsageError('--http traces a remote server: give --url or -- COMMAND, not both');
+    const port = parsePort(values.http);
+    const { url, headers } = parseRemote(values.url, values.header ?? []);
+    return runHttpTrace({ port, upstream: new URL(url), headers, log: openTraceLog(values.log, format) });
+  }
+  if (values.header) throw new UsageError('--header goes with --http and --url');
+  if (command.length === 0) throw new UsageError('which server? e.g. mcpwire trace -- npx mcpwire serve fs');
 
-  // The log is opened before the server is spawned: a path that cannot be written is one clear line and
-  // exit 2, not a stack trace from a stream error after the server started (which, in a host's
-  // configuration, looked like the server itself dying).
-  if (values.log) openLog(values.log);
-  const out = values.log ? createWriteStream(values.log, { flags: 'a' }) : process.stderr;
-  const colour = !values.log && process.stderr.isTTY === true && !process.env.NO_COLOR;
-  // Records made in one turn of the event loop go out in one write: a write per message would cost the
-  // proxy a system call (or a thread-pool round trip, for a file) on the path of every round trip.
-  let pending: string[] = [];
-  const flushRecords = () => {
-    const text = pending.join('');
-    pending = [];
-    if (text !== '') out.write(text);
-  };
-  const record = (r: TraceRecord) => {
-    if (pending.length === 0) setImmediate(flushRecords);
-    pending.push(formatRecord(r, format, colour));
-  };
+  const log = openTraceLog(values.log, format);
+  const record = log.record;
   const now = () => new Date().toISOString();
 
   const monitor = new WireMonitor({
@@ -140,32 +157,8 @@ export async function run(argv: string[]): Promise<number> {
       untrack();
       monitor.serverExited(signal ? `was killed by ${signal}` : `exited with code ${code}`);
       record({ type: 'exit', time: now(), code, signal });
-      flushRecords();
       process.stdin.pause();
-      const finish = () => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1));
-      if (out !== process.stderr) (out as NodeJS.WritableStream).end(finish);
-      else finish();
+      void log.close().then(() => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1)));
     });
   });
-}
-
-/** Checks that the trace log can be opened for appending; a UsageError that names the path otherwise. */
-function openLog(file: string): void {
-  try {
-    closeSync(openSync(file, 'a'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'its folder does not exist'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'it is a folder'
-            : (error as Error).message;
-    throw new UsageError(
-      `cannot write the trace log ${file}: ${why}`,
-      'Give --log a file in a folder that exists and is writable.',
-    );
-  }
 }

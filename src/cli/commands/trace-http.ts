@@ -1,0 +1,189 @@
+// `mcpwire trace --http PORT --url UPSTREAM`: a recording reverse proxy for a remote MCP server. It
+// listens on 127.0.0.1:PORT and forwards every request to the upstream with the same method, path, headers
+// and body bytes (only Host is the upstream's), and every answer back the same way, SSE streams as they
+// flow. What passes is watched by an HttpMonitor, which records each message per session and stream and
+// flags the faults of the HTTP binding besides the JSON-RPC ones.
+
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { HttpMonitor } from '../../inspect/http-monitor.js';
+import type { TraceRecord } from '../../inspect/trace-format.js';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import type { TraceLog } from '../trace-log.js';
+import { UsageError } from '../usage.js';
+
+/** Headers of one hop only (RFC 9110 §7.6.1): each side of the proxy has its own connection. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+export interface HttpTraceOptions {
+  port: number;
+  upstream: URL;
+  /** Added to every request to the upstream (what --header gives). */
+  headers: Record<string, string>;
+  log: TraceLog;
+}
+
+export function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(
+      `--http ${JSON.stringify(text)} is not a port`,
+      'e.g. --http 8080 (0 picks a free one)',
+    );
+  }
+  return port;
+}
+
+export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
+  const { upstream, log } = options;
+  const iso = (at: number) => new Date(at).toISOString();
+  const monitor = new HttpMonitor({
+    message: (m) => {
+      const r: TraceRecord = {
+        type: 'message',
+        time: iso(m.at),
+        from: m.from,
+        payload: m.payload,
+        stream: m.stream,
+      };
+      if (m.session !== undefined) r.session = m.session;
+      if (m.latencyMs !== undefined) {
+        r.latencyMs = Math.round(m.latencyMs * 1000) / 1000;
+        r.answers = m.answers;
+      }
+      log.record(r);
+    },
+    problem: ({ at, ...p }) => log.record({ type: 'problem', time: iso(at), ...p }),
+    exchange: ({ at, ms, ...e }) =>
+      log.record({ type: 'http', time: iso(at), ms: Math.round(ms * 1000) / 1000, ...e }),
+  });
+  const secure = upstream.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  // Kept-alive connections to the upstream: a fresh TCP (and TLS) connection per exchange would be most
+  // of the latency the proxy adds.
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const exchange = monitor.exchange({
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: req.headers,
+    });
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
+    }
+    headers.host = upstream.host;
+    Object.assign(headers, options.headers);
+    const outbound = send(
+      {
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        agent,
+      },
+      (answer) => {
+        const status = answer.statusCode ?? 502;
+        exchange.response(status, answer.headers);
+        const back: OutgoingHttpHeaders = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (!HOP_BY_HOP.has(name) && value !== undefined) back[name] = value;
+        }
+        res.writeHead(status, answer.statusMessage, back);
+        // A stream that stays quiet (a GET stream, an SSE answer still working) must reach the client
+        // with its headers at once, as it would without the proxy.
+        res.flushHeaders();
+        answer.on('data', (chunk: Buffer) => {
+          if (!res.write(chunk)) {
+            answer.pause();
+            res.once('drain', () => answer.resume());
+          }
+          exchange.responseBody(chunk);
+        });
+        answer.on('end', () => {
+          res.end();
+          exchange.responseEnd();
+        });
+        answer.on('error', () => {
+          exchange.failed('the upstream dropped the connection in the middle of its answer');
+          res.destroy();
+        });
+      },
+    );
+    outbound.on('error', (error) => {
+      const message = `the upstream ${upstream.origin} could not be reached: ${(error as Error).message}`;
+      exchange.failed(message);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(502, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: ErrorCode.InternalError, message: `mcpwire trace: ${message}` },
+        }),
+      );
+    });
+    req.on('data', (chunk: Buffer) => {
+      if (!outbound.write(chunk)) {
+        req.pause();
+        outbound.once('drain', () => req.resume());
+      }
+      exchange.requestBody(chunk);
+    });
+    req.on('end', () => {
+      outbound.end();
+      exchange.requestEnd();
+    });
+    // The client closed its side (it gave up on a stream, or ended a GET): so does the proxy, upstream.
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        exchange.closedByClient();
+        outbound.destroy();
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot listen on 127.0.0.1:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`,
+      'Pick another port with --http, or 0 for a free one.',
+    );
+  });
+  const { port } = server.address() as { port: number };
+  const local = `http://127.0.0.1:${port}${upstream.pathname}${upstream.search}`;
+  process.stderr.write(`mcpwire trace: listening on ${local}, forwarding to ${upstream.href}\n`);
+
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      server.close();
+      server.closeAllConnections();
+      agent.destroy();
+      void log.close().then(() => resolve(0));
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
