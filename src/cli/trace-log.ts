@@ -13,23 +13,33 @@ export interface TraceLog {
   close(): Promise<void>;
 }
 
-export function openTraceLog(file: string | undefined, format: TraceFormat): TraceLog {
+/**
+ * `batchMs`: how long records may wait to be written together. 0 (stdio) writes them at the end of the
+ * turn of the event loop that made them; a proxy of HTTP exchanges, whose calls each take several turns,
+ * writes them every few milliseconds instead, and formats them then too, off the path of the exchange.
+ */
+export function openTraceLog(file: string | undefined, format: TraceFormat, batchMs = 0): TraceLog {
   // The log is opened before the server is spawned or the proxy listens: a path that cannot be written
   // is one clear line and exit 2, not a stack trace from a stream error later (which, in a host's
   // configuration, looked like the server itself dying).
   if (file) checkWritable(file);
   const out = file ? createWriteStream(file, { flags: 'a' }) : process.stderr;
   const colour = !file && process.stderr.isTTY === true && !process.env.NO_COLOR;
-  let pending: string[] = [];
+  let pending: TraceRecord[] = [];
   const flush = () => {
-    const text = pending.join('');
+    if (pending.length === 0) return;
+    let text = '';
+    for (const record of pending) text += formatRecord(record, format, colour);
     pending = [];
-    if (text !== '') out.write(text);
+    out.write(text);
   };
   return {
     record(record) {
-      if (pending.length === 0) setImmediate(flush);
-      pending.push(formatRecord(record, format, colour));
+      if (pending.length === 0) {
+        if (batchMs === 0) setImmediate(flush);
+        else setTimeout(flush, batchMs);
+      }
+      pending.push(record);
     },
     flush,
     close() {

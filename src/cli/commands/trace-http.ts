@@ -51,7 +51,16 @@ export function parsePort(text: string): number {
 
 export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
   const { upstream, log } = options;
-  const iso = (at: number) => new Date(at).toISOString();
+  // Records come in bursts within one millisecond: its text is made once.
+  let lastAt = Number.NaN;
+  let lastIso = '';
+  const iso = (at: number) => {
+    if (at !== lastAt) {
+      lastAt = at;
+      lastIso = new Date(at).toISOString();
+    }
+    return lastIso;
+  };
   const monitor = new HttpMonitor({
     message: (m) => {
       const r: TraceRecord = {
@@ -102,15 +111,20 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
       },
       (answer) => {
         const status = answer.statusCode ?? 502;
-        exchange.response(status, answer.headers);
         const back: OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) {
           if (!HOP_BY_HOP.has(name) && value !== undefined) back[name] = value;
         }
         res.writeHead(status, answer.statusMessage, back);
         // A stream that stays quiet (a GET stream, an SSE answer still working) must reach the client
-        // with its headers at once, as it would without the proxy.
-        res.flushHeaders();
+        // with its headers at once, as it would without the proxy; when its first bytes came with them,
+        // both go out in one write.
+        if (/^text\/event-stream/i.test(String(answer.headers['content-type'] ?? ''))) {
+          setImmediate(() => {
+            if (!res.headersSent && !res.destroyed) res.flushHeaders();
+          });
+        }
+        exchange.response(status, answer.headers);
         answer.on('data', (chunk: Buffer) => {
           if (!res.write(chunk)) {
             answer.pause();

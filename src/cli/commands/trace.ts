@@ -18,6 +18,8 @@ import { parsePort, runHttpTrace } from './trace-http.js';
 
 /** How long the server may keep running after its stdin closed before the trace flags it. */
 const EXIT_GRACE_MS = 1000;
+/** How long the records of an HTTP trace may wait to be written together (see openTraceLog). */
+const HTTP_BATCH_MS = 20;
 
 export const usage = `Usage: mcpwire trace [--log FILE] [--format pretty|jsonl] -- COMMAND [ARGS]
        mcpwire trace --http PORT --url URL [--header 'Name: value']... [--log FILE] [--format pretty|jsonl]
@@ -78,7 +80,12 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError('--http traces a remote server: give --url or -- COMMAND, not both');
     const port = parsePort(values.http);
     const { url, headers } = parseRemote(values.url, values.header ?? []);
-    return runHttpTrace({ port, upstream: new URL(url), headers, log: openTraceLog(values.log, format) });
+    return runHttpTrace({
+      port,
+      upstream: new URL(url),
+      headers,
+      log: openTraceLog(values.log, format, HTTP_BATCH_MS),
+    });
   }
   if (values.header) throw new UsageError('--header goes with --http and --url');
   if (command.length === 0) throw new UsageError('which server? e.g. mcpwire trace -- npx mcpwire serve fs');
