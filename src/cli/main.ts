@@ -35,6 +35,10 @@ const commands: Record<string, Command> = {
     summary: 'a transparent stdio proxy that records and checks every message',
     load: () => import('./commands/trace.js'),
   },
+  replay: {
+    summary: 'send a recorded trace to a server again and show where its answers now differ',
+    load: () => import('./commands/replay.js'),
+  },
   shell: { summary: 'an interactive shell over servers', load: () => import('./commands/shell.js') },
   'get-prompt': { summary: 'get a prompt with arguments', load: () => import('./commands/get-prompt.js') },
 };
