@@ -82,6 +82,12 @@ const CASES: Array<{ fault: string; check: string; details: RegExp }> = [
     details: /Origin http:\/\/evil\.example was answered: any web page could drive this local server/,
   },
   {
+    fault: 'no-host-check',
+    check: 'http-host',
+    details:
+      /a request with Host evil\.example \(the server's own port\) was answered: a page that rebinds its hostname/,
+  },
+  {
     fault: 'no-method-check',
     check: 'http-stateless-headers',
     details: /tools\/list with an Mcp-Method that names another method got HTTP 200/,

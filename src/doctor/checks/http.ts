@@ -373,6 +373,31 @@ export const httpChecks: Check[] = [
     },
   },
   {
+    id: 'http-host',
+    on: 'http',
+    title: 'a local server refuses a request whose Host names another host',
+    rule: {
+      source: `${SPEC}#security-warning`,
+      text: 'Servers must guard against DNS rebinding: a page can rebind its own hostname to 127.0.0.1 and reach a local server as the same origin, sending no Origin on some requests but always its own name in Host. A local server answers only a Host it expects (localhost, 127.0.0.1, [::1]); the official SDKs refuse others with 403.',
+    },
+    hint: 'Check the Host header of every request against the names the server is reached by (localhost, 127.0.0.1, [::1] for a local one) and answer any other with 403.',
+    async run(peer) {
+      if (!peer.local)
+        return skip('the server is not local: which Host names it answers to is its own business');
+      const port = new URL(peer.target.url).port;
+      const rebound = `evil.example${port ? `:${port}` : ''}`;
+      const answer = await peer.exchange('POST', {
+        headers: { ...POST_HEADERS, Host: rebound },
+        body: JSON.stringify(initializeMessage('host')),
+        session: false,
+      });
+      if (answer.status === 403 || answer.status === 421) return undefined;
+      fail(
+        `a request with Host evil.example (the server's own port) was ${ok(answer.status) ? 'answered' : `refused with HTTP ${answer.status}`}: a page that rebinds its hostname to 127.0.0.1 could drive this local server; 403 is due`,
+      );
+    },
+  },
+  {
     id: 'http-stateless-headers',
     on: 'http',
     title: 'Mcp-Method and Mcp-Name must match the body (2026-07-28)',
