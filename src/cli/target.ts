@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { McpClient } from '../client/client.js';
 import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
-import { McpHost } from '../host/host.js';
+import { type HostEvent, type HostOptions, McpHost } from '../host/host.js';
 import { UsageError } from './usage.js';
 
 export interface TargetOptions {
@@ -20,6 +20,11 @@ export interface TargetOptions {
   timeout?: number;
   /** Log messages from the servers. */
   onLog?: (server: string, level: string, data: unknown) => void;
+  /** Everything the host reports (a crash, a restart), for a command that lives on. */
+  onEvent?: (event: HostEvent) => void;
+  /** The lists the command needs (all unless told), and whether it follows their changes (the shell). */
+  lists?: HostOptions['lists'];
+  watchLists?: boolean;
 }
 
 /** A started host, and whether names need the server prefix (only with several servers). */
@@ -39,30 +44,39 @@ export class ServerFailure extends Error {
   }
 }
 
+/** How many stray stdout lines are shown before the rest are only counted. */
+const STRAY_SHOWN = 3;
+
 export async function openTarget(options: TargetOptions, version: string): Promise<Target> {
   const config = await targetConfig(options);
   const names = Object.keys(config.servers);
-  const problems: string[] = [];
+  let stray = 0;
   const host = new McpHost(config, {
     clientInfo: { name: 'mcpwire-cli', version },
     healthInterval: 0,
     restart: false,
+    lists: options.lists,
+    watchLists: options.watchLists,
     // One --timeout governs the whole command, the handshake included (it always waited 30 s).
     startTimeout: options.timeout,
     stderr: options.verbose ? 'inherit' : 'pipe',
     onEvent: (event) => {
+      options.onEvent?.(event);
       if (event.type === 'log') options.onLog?.(event.server, event.level, event.data);
-    },
-    client: {
-      timeout: options.timeout,
-      onProblem: (problem) => {
-        if (problem.kind === 'parse-error' && problems.length < 3) {
-          problems.push(
-            `the server wrote something that is not JSON-RPC to stdout: ${String(problem.detail).slice(0, 120)}`,
+      // Said at once, in every command: a stray line on stdout used to be found out only when the
+      // request it broke timed out.
+      if (event.type === 'problem' && event.problem.kind === 'parse-error') {
+        stray++;
+        if (stray <= STRAY_SHOWN) {
+          process.stderr.write(
+            `mcpwire: ${names.length > 1 ? `server "${event.server}"` : 'the server'} wrote something that is not JSON-RPC to stdout: ${JSON.stringify(String(event.problem.detail ?? '').slice(0, 120))}\n`,
           );
+        } else if (stray === STRAY_SHOWN + 1) {
+          process.stderr.write('mcpwire: (more lines that are not JSON-RPC are not shown)\n');
         }
-      },
+      }
     },
+    client: { timeout: options.timeout },
   });
   const statuses = await host.start();
   const failed = statuses.filter((s) => s.state !== 'ready');
@@ -72,8 +86,8 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     throw new ServerFailure(
       failed.map((s) => `server "${s.name}" failed to start: ${s.error ?? s.state}`).join('\n'),
       first?.hint ??
-        (problems.length > 0
-          ? `${problems.join('\n')}\nA stdio server must write only JSON-RPC messages to stdout; logs belong on stderr.`
+        (stray > 0
+          ? 'A stdio server must write only JSON-RPC messages to stdout (see above); logs belong on stderr.'
           : first?.error?.includes('no such command')
             ? 'Check the command after "--" (or in the configuration) and that it is installed.'
             : first?.error?.includes('timed out')

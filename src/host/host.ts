@@ -74,6 +74,12 @@ export class McpHost {
     return this.supervisor.status();
   }
 
+  /** Starts one server again now (its old process or session ended first), and gives its new status. */
+  restart(server: string): Promise<ServerStatus> {
+    if (!this.entries.has(server)) throw new RoutingError(`no server named "${server}"`);
+    return this.supervisor.restart(server);
+  }
+
   /** Stops health checks and restarts, and ends every server. No process outlives this. */
   shutdown(): Promise<void> {
     return this.supervisor.shutdown();

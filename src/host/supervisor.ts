@@ -3,6 +3,7 @@
 // process outlives the host. What the servers offer is kept per entry, for the host's routing.
 
 import { McpClient, type McpClientOptions } from '../client/client.js';
+import type { ConnectionProblem } from '../jsonrpc/connection.js';
 import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { Prompt, Resource, Tool } from '../protocol/types.js';
@@ -40,7 +41,9 @@ export type HostEvent =
   | { type: 'crashed'; server: string; reason: string }
   | { type: 'restarting'; server: string; attempt: number; delayMs: number }
   | { type: 'list-changed'; server: string; list: 'tools' | 'resources' | 'prompts' }
-  | { type: 'log'; server: string; level: string; data: unknown };
+  | { type: 'log'; server: string; level: string; data: unknown }
+  /** The server broke the protocol (a line on stdout that is not JSON-RPC, say), as it happened. */
+  | { type: 'problem'; server: string; problem: ConnectionProblem };
 
 /** The default way a crashed server is restarted: exponential back-off. */
 export type RestartPolicy = ExponentialRetryOptions;
@@ -60,7 +63,20 @@ export interface HostOptions {
   /** The servers' stderr: kept (default), copied to ours, or handed to a function with the server's name. */
   stderr?: 'pipe' | 'inherit' | ((server: string, text: string) => void);
   onEvent?: (event: HostEvent) => void;
+  /**
+   * Which lists each server is asked for when it starts (and restarts): all three unless told. A command
+   * that calls one tool needs the tools alone; listing every resource of a big root first cost it dozens
+   * of round trips.
+   */
+  lists?: ReadonlyArray<ListKind>;
+  /**
+   * Whether list changes are followed (list_changed notifications, and on 2026-07-28 the
+   * subscriptions/listen stream that carries them). True unless told; a one-shot command has no use for it.
+   */
+  watchLists?: boolean;
 }
+
+export type ListKind = 'tools' | 'prompts' | 'resources';
 
 export interface ServerEntry {
   name: string;
@@ -122,6 +138,23 @@ export class Supervisor {
     return this.status();
   }
 
+  /**
+   * Starts one server again, now: after a crash when restarts are off (the command line's shell), or to
+   * pick up a changed server. The old process (or session) is ended first.
+   */
+  async restart(name: string): Promise<ServerStatus> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`no server named "${name}"`);
+    if (entry.restartTimer) clearTimeout(entry.restartTimer);
+    entry.restartTimer = undefined;
+    const old = entry.client;
+    entry.client = undefined;
+    await old?.close().catch(() => {});
+    entry.restarts++;
+    await this.startServer(entry);
+    return this.status().find((s) => s.name === name)!;
+  }
+
   status(): ServerStatus[] {
     return [...this.entries.values()].map((e) => {
       const status: ServerStatus = {
@@ -164,14 +197,21 @@ export class Supervisor {
       name: this.options.clientInfo?.name ?? 'mcpwire-host',
       version: this.options.clientInfo?.version ?? '0.0.0',
       ...this.options.client,
-      onListChanged: (list) => {
-        this.options.onEvent?.({ type: 'list-changed', server: entry.name, list });
-        void this.refreshLists(entry, client);
-        this.options.client?.onListChanged?.(list);
-      },
+      onListChanged:
+        this.options.watchLists === false
+          ? undefined
+          : (list) => {
+              this.options.onEvent?.({ type: 'list-changed', server: entry.name, list });
+              void this.refreshLists(entry, client);
+              this.options.client?.onListChanged?.(list);
+            },
       onLog: (message) => {
         this.options.onEvent?.({ type: 'log', server: entry.name, level: message.level, data: message.data });
         this.options.client?.onLog?.(message);
+      },
+      onProblem: (problem) => {
+        this.options.onEvent?.({ type: 'problem', server: entry.name, problem });
+        this.options.client?.onProblem?.(problem);
       },
     });
     entry.client = client;
@@ -222,10 +262,13 @@ export class Supervisor {
   private async refreshLists(entry: ServerEntry, client: McpClient, timeout?: number): Promise<void> {
     const capabilities = client.serverCapabilities ?? {};
     const options = timeout === undefined ? undefined : { timeout };
+    const wanted = new Set<ListKind>(this.options.lists ?? ['tools', 'prompts', 'resources']);
     const [tools, prompts, resources] = await Promise.all([
-      capabilities.tools ? client.listAllTools(options) : [],
-      capabilities.prompts ? client.listAllPrompts(options) : [],
-      capabilities.resources ? client.listAllResources(options).catch(() => []) : [],
+      capabilities.tools && wanted.has('tools') ? client.listAllTools(options) : [],
+      capabilities.prompts && wanted.has('prompts') ? client.listAllPrompts(options) : [],
+      capabilities.resources && wanted.has('resources')
+        ? client.listAllResources(options).catch(() => [])
+        : [],
     ]);
     if (entry.client !== client) return;
     entry.tools = tools;

@@ -132,7 +132,7 @@ describe('mcpwire CLI', () => {
     ]);
     assert.equal(run.code, 3);
     assert.match(run.stderr, /exited with code 1/);
-    assert.match(run.stderr, /not JSON-RPC to stdout: Server starting\.\.\./);
+    assert.match(run.stderr, /not JSON-RPC to stdout: "Server starting\.\.\."/);
   });
 
   it('a server that exits at once is reported with its exit code and stderr', async () => {

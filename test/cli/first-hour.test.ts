@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -236,5 +236,82 @@ describe('the command line in the first hour', () => {
       /^0\/100 \(0%\) Completed step 0 of 100\n50\/100 \(50%\) Completed step 50 of 100\n/m,
     );
     assert.doesNotMatch(run.stderr, /^progress /m);
+  });
+
+  it('bug: call listed every tool, prompt and resource and opened subscriptions/listen; it costs the handshake, the tool list and the call', async () => {
+    // mcpwire's fs server over a root of many files (2026-07-28), and the reference filesystem server,
+    // which speaks only the handshake era.
+    const servers = [
+      { name: 'mcpwire', command: [process.execPath, bin, 'serve', 'fs', '--root', root] },
+      {
+        name: 'reference',
+        command: [path.join(root, 'node_modules', '.bin', 'mcp-server-filesystem'), root],
+      },
+    ];
+    for (const { name, command: server } of servers) {
+      const log = path.join(scratch, `call-${name}.jsonl`);
+      const tool = 'list_allowed_directories';
+      const run = await mcpwire([
+        'call',
+        tool,
+        '--',
+        process.execPath,
+        bin,
+        'trace',
+        '--format',
+        'jsonl',
+        '--log',
+        log,
+        '--',
+        ...server,
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      const sent = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { type: string; from?: string; payload?: { method?: string } })
+        .filter((r) => r.type === 'message' && r.from === 'client' && r.payload?.method !== undefined)
+        .map((r) => r.payload!.method!);
+      const allowed = [
+        'server/discover',
+        'initialize',
+        'notifications/initialized',
+        'logging/setLevel',
+        'tools/list',
+        'tools/call',
+      ];
+      assert.deepEqual(
+        sent.filter((m) => !allowed.includes(m)),
+        [],
+        `sent: ${sent.join(', ')}`,
+      );
+      assert.equal(sent.filter((m) => m === 'tools/call').length, 1);
+      assert.equal(sent.filter((m) => m === 'tools/list').length, 1);
+    }
+  });
+
+  it('bug: a line of the server that is not JSON-RPC was found out only when the call timed out; it is shown at once', async () => {
+    const server = path.join(root, 'test', 'fixtures', 'broken', 'cuts-a-call-short.mjs');
+    // A timeout far longer than the test: the line must be shown while the call still waits.
+    const child = spawn(
+      process.execPath,
+      [bin, 'call', 'echo', 'text=hi', '--timeout', '600000', '--', process.execPath, server],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+        if (stderr.includes('not JSON-RPC')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code} before saying so: ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    assert.match(
+      stderr,
+      /^mcpwire: the server wrote something that is not JSON-RPC to stdout: "\{\\"jsonrpc\\":\\"2\.0\\",\\"id\\":/m,
+    );
   });
 });

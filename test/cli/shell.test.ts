@@ -54,4 +54,127 @@ describe('mcpwire shell', () => {
     child.stdin.write('exit\r');
     assert.equal(await exited, 0);
   });
+
+  /** The shell through a pseudo-terminal, over COMMAND; `waitFor` resolves once the screen matches. */
+  function pty(command: string) {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, NO_COLOR: '1', HOME: folder, TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    const wakers = new Set<() => void>();
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      for (const wake of wakers) wake();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    /** Resolves once the screen, from `from` on, matches; fails if the shell exits first. */
+    const waitFor = (pattern: RegExp, from = 0) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(screen.slice(from))) {
+            wakers.delete(check);
+            resolve();
+          }
+        };
+        wakers.add(check);
+        void exited.then(() => {
+          if (wakers.has(check)) reject(new Error(`the shell exited; screen:\n${screen}`));
+        });
+        check();
+      });
+    return {
+      child,
+      waitFor,
+      exited,
+      get screen() {
+        return screen;
+      },
+    };
+  }
+  const everything = `${process.execPath} ${bin} shell -- ${process.execPath} ${bin} serve everything`;
+
+  it('bug: Ctrl-C did not cancel a call and left a dead prompt; it cancels it, and the prompt works', {
+    timeout: 30_000,
+  }, async () => {
+    const shell = pty(everything);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call longRunningOperation duration=60 steps=60\r');
+    await shell.waitFor(/1\/60/);
+    shell.child.stdin.write('\u0003');
+    await shell.waitFor(/\(cancelled\)/);
+    const mark = shell.screen.length;
+    shell.child.stdin.write('call echo message=again\r');
+    await shell.waitFor(/Echo: again/, mark);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('bug: Ctrl-C on a half-typed line quit the shell; it clears the line, and Ctrl-D quits', {
+    timeout: 30_000,
+  }, async () => {
+    const shell = pty(everything);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call ech');
+    await shell.waitFor(/call ech/);
+    shell.child.stdin.write('\u0003');
+    const mark = shell.screen.length;
+    // The cleared line is gone: what is typed next is a command of its own.
+    shell.child.stdin.write('call echo message=fresh\r');
+    await shell.waitFor(/Echo: fresh/, mark);
+    shell.child.stdin.write('\u0004');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('bug: call TOOL {"json": "args"} lost its quotes and named --args; it is sent as typed', {
+    timeout: 30_000,
+  }, async () => {
+    const shell = pty(everything);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call echo {"message": "hi there"}\r');
+    await shell.waitFor(/Echo: hi there/);
+    shell.child.stdin.write('call echo {"message": \r');
+    await shell.waitFor(/the arguments is not valid JSON|the arguments are not valid JSON|not valid JSON/);
+    assert.doesNotMatch(shell.screen, /--args/);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('bug: after a server crashed the shell could not bring it back; it says so and restart does', {
+    timeout: 30_000,
+  }, async () => {
+    const crashy = path.join(root, 'test', 'fixtures', 'host', 'crashy-server.mjs');
+    const shell = pty(`${process.execPath} ${bin} shell -- ${process.execPath} ${crashy}`);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call crash\r');
+    await shell.waitFor(/crashed: .*exited with code 7.*Type "restart/s);
+    shell.child.stdin.write('restart\r');
+    await shell.waitFor(/crashy-server ready/);
+    const mark = shell.screen.length;
+    shell.child.stdin.write('call hello\r');
+    await shell.waitFor(/hello from \d+/, mark);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('bug: --json was ignored and a piped session exited 0 after failures; it prints JSON and exits 1', {
+    timeout: 30_000,
+  }, async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, 'shell', '--json', '--', process.execPath, bin, 'serve', 'everything'],
+      {
+        env: { ...process.env, NO_COLOR: '1', HOME: folder },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stdin.end('call echo message=hi\ncall no_such_tool\nexit\n');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.match(stdout, /"text": "Echo: hi"/);
+    assert.equal(code, 1);
+  });
 });

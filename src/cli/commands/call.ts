@@ -59,6 +59,8 @@ export function run(argv: string[]): Promise<number> {
       return ExitCode.Ok;
     },
     {
+      // A call costs the handshake, the tool list (for the names and the arguments' types) and the call.
+      lists: ['tools'],
       check: ([name]) => {
         if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
       },

@@ -45,7 +45,7 @@ export async function runClientCommand(
   argv: string[],
   options: OptionSpec,
   body: (target: Target, parsed: ParsedCommand) => Promise<number>,
-  extra: Pick<TargetOptions, 'onLog'> & {
+  extra: Pick<TargetOptions, 'onLog' | 'onEvent' | 'lists' | 'watchLists'> & {
     /** Checks the positionals before any server starts: "which tool?" comes before "which server?". */
     check?: (positionals: string[]) => void;
   } = {},
@@ -100,6 +100,10 @@ export async function runClientCommand(
         // Each command shows the servers' log messages on stderr unless told to be quiet (they were never
         // shown, and mcpwire's own servers were never even asked for them).
         onLog: quiet ? undefined : (extra.onLog ?? printLog),
+        lists: extra.lists,
+        onEvent: extra.onEvent,
+        // A command runs once: list changes while it runs are no use to it.
+        watchLists: extra.watchLists ?? false,
       },
       packageVersion(),
     );

@@ -52,6 +52,7 @@ export function run(argv: string[]): Promise<number> {
       return 0;
     },
     {
+      lists: ['prompts'],
       check: ([name]) => {
         if (!name) throw new UsageError('which prompt? e.g. mcpwire get-prompt explore -- COMMAND');
       },

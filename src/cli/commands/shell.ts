@@ -29,26 +29,53 @@ const HELP = `Commands:
   prompts                    list prompts
   get PROMPT [key=value ...] get a prompt
   servers                    the servers and their state
-  json on|off                print raw JSON results
-  help, exit`;
+  restart [SERVER]           start a server again (after it crashed, say)
+  json on|off                print raw JSON results (--json starts with it on)
+  help, exit (or Ctrl-D)
+
+Ctrl-C cancels the call that is running, or clears the line being typed.`;
 
 const HISTORY_FILE = path.join(homedir(), '.mcpwire_history');
 
+/** Redraws the prompt and the half-typed line after something was printed over them (set by the shell). */
+let redraw: (() => void) | undefined;
+
+/** Prints a line above the prompt: the line being typed is cleared first and drawn again after. */
+function above(text: string): void {
+  process.stderr.write(`\r\u001b[2K${text}\n`);
+  redraw?.();
+}
+
 export function run(argv: string[]): Promise<number> {
-  return runClientCommand(argv, {}, (target) => shell(target), {
-    // Log messages arrive while a call runs: print them on their own line.
+  return runClientCommand(argv, {}, (target, { json }) => shell(target, json), {
+    // The shell lives on: it follows the servers' lists as they change.
+    watchLists: true,
+    // Log messages arrive while a call runs, or while a line is typed: print them on their own line.
     onLog: (server, level, data) =>
-      process.stderr.write(
-        `\r\u001b[2K${colour.yellow(`[${server} ${level}]`)} ${typeof data === 'string' ? data : JSON.stringify(data)}\n`,
+      above(
+        `${colour.yellow(`[${server} ${level}]`)} ${typeof data === 'string' ? data : JSON.stringify(data)}`,
       ),
+    onEvent: (event) => {
+      if (event.type === 'crashed') {
+        above(
+          colour.red(
+            `server "${event.server}" crashed: ${event.reason}. Type "restart ${event.server}" to start it again.`,
+          ),
+        );
+      }
+    },
   });
 }
 
-async function shell(target: Target): Promise<number> {
+async function shell(target: Target, startInJson: boolean): Promise<number> {
   const host = target.host;
   const name = (qualified: string, original: string) => display(target, qualified, original);
   const progress = new ProgressLine(process.stderr);
-  let json = false;
+  let json = startInJson;
+  /** The call running now, which Ctrl-C cancels. */
+  let running: AbortController | undefined;
+  /** Commands that failed: a shell fed from a pipe exits 1 if any did, as a script would. */
+  let failures = 0;
   let history: string[] = [];
   try {
     history = readFileSync(HISTORY_FILE, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500);
@@ -130,9 +157,36 @@ async function shell(target: Target): Promise<number> {
         const qualified = qualify(target, toolName);
         const tool = host.tools().find((t) => t.name === qualified);
         if (!tool) throw new UsageError(`there is no tool "${toolName}"`, 'Type "tools" to list them.');
-        const jsonArgs = pairs.length === 1 && pairs[0]!.trim().startsWith('{') ? pairs[0] : undefined;
-        const args = parseToolArguments({ ...tool, name: toolName }, jsonArgs, jsonArgs ? [] : pairs);
-        const result = await host.callTool(qualified, args, { onProgress: (p) => progress.update(p) });
+        // `call TOOL {"json": "args"}`: the JSON is taken from the line as typed, since splitting it into
+        // words would strip its quotes.
+        const jsonArgs = /^\s*call\s+\S+\s+(\{[\s\S]*)$/.exec(line)?.[1];
+        let args: Record<string, unknown>;
+        try {
+          args = parseToolArguments({ ...tool, name: toolName }, jsonArgs, jsonArgs ? [] : pairs);
+        } catch (error) {
+          if (jsonArgs === undefined || !(error instanceof UsageError)) throw error;
+          throw new UsageError(
+            error.message.replace(/^--args/, 'the arguments'),
+            `e.g. call ${toolName} {"key": "value"} (one JSON object), or key=value pairs`,
+          );
+        }
+        running = new AbortController();
+        let result: Awaited<ReturnType<typeof host.callTool>>;
+        try {
+          result = await host.callTool(qualified, args, {
+            onProgress: (p) => progress.update(p),
+            signal: running.signal,
+          });
+        } catch (error) {
+          if (running.signal.aborted) {
+            progress.clear();
+            print(colour.yellow('(cancelled)'));
+            return true;
+          }
+          throw error;
+        } finally {
+          running = undefined;
+        }
         progress.clear();
         if (json) printJson(result);
         else for (const block of result.content ?? []) print(formatContent(block));
@@ -151,14 +205,47 @@ async function shell(target: Target): Promise<number> {
           for (const m of result.messages) print(`${colour.bold(`${m.role}:`)} ${formatContent(m.content)}`);
         return true;
       }
+      case 'restart': {
+        const server = rest[0] ?? target.single;
+        const names = host.status().map((s) => s.name);
+        if (!server) throw new UsageError('restart which server?', `One of: ${names.join(', ')}`);
+        const status = await host.restart(server);
+        if (status.state === 'ready')
+          print(`${colour.bold(status.name)} ${colour.green('ready')}  ${status.tools} tools`);
+        else print(`${colour.bold(status.name)} ${colour.red(status.state)}  ${status.error ?? ''}`);
+        return true;
+      }
       default:
         throw new UsageError(`unknown command "${command}"`, 'Type "help" for the commands.');
     }
   };
 
+  let atPrompt = false;
+  redraw = () => {
+    if (atPrompt) rl.prompt(true);
+  };
+  const prompt = () => {
+    atPrompt = true;
+    rl.prompt();
+  };
+  // Ctrl-C, as in every REPL: it cancels the call that runs (notifications/cancelled, or closing the
+  // request's exchange on 2026-07-28 HTTP) and comes back to a working prompt; at the prompt it clears the
+  // line. Ctrl-D (or "exit") ends the shell.
+  rl.on('SIGINT', () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    // The half-typed line stays visible above, as a terminal shows it; the new prompt below is empty.
+    process.stdout.write('\n');
+    rl.write(null, { ctrl: true, name: 'e' });
+    rl.write(null, { ctrl: true, name: 'u' });
+    prompt();
+  });
   return new Promise<number>((resolve) => {
     let busy = Promise.resolve(true);
     rl.on('line', (line) => {
+      atPrompt = false;
       busy = busy.then(async (goOn) => {
         if (!goOn) return false;
         try {
@@ -166,15 +253,19 @@ async function shell(target: Target): Promise<number> {
         } catch (error) {
           progress.clear();
           report(error);
+          failures++;
         }
-        if (goOn) rl.prompt();
+        if (goOn) prompt();
         else rl.close();
         return goOn;
       });
     });
     rl.on('close', () => {
-      void busy.then(() => resolve(0));
+      void busy.then(() => {
+        redraw = undefined;
+        resolve(failures > 0 && process.stdin.isTTY !== true ? 1 : 0);
+      });
     });
-    rl.prompt();
+    prompt();
   });
 }
