@@ -20,6 +20,8 @@ export interface TargetOptions {
   timeout?: number;
   /** Log messages from the servers. */
   onLog?: (server: string, level: string, data: unknown) => void;
+  /** Called with the host as soon as it exists, before its servers start (to end them on a signal). */
+  onHost?: (host: McpHost) => void;
   /** Everything the host reports (a crash, a restart), for a command that lives on. */
   onEvent?: (event: HostEvent) => void;
   /** The lists the command needs (all unless told), and whether it follows their changes (the shell). */
@@ -78,6 +80,7 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     },
     client: { timeout: options.timeout },
   });
+  options.onHost?.(host);
   const statuses = await host.start();
   const failed = statuses.filter((s) => s.state !== 'ready');
   if (failed.length === names.length) {

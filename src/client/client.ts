@@ -184,6 +184,11 @@ export class McpClient {
     else this.closeListeners.push(listener);
   }
 
+  /** Cancels every request in flight (see Connection.cancelAll); the connection stays open. */
+  cancelAll(reason: string): void {
+    this.connection?.cancelAll(reason);
+  }
+
   async close(): Promise<void> {
     this.eraImpl?.close();
     await this.connection?.close();

@@ -85,6 +85,11 @@ export class McpHost {
     return this.supervisor.shutdown();
   }
 
+  /** Cancels what is in flight on every server (a signal to the command line), before a shutdown. */
+  cancelAll(reason: string): void {
+    for (const entry of this.entries.values()) entry.client?.cancelAll(reason);
+  }
+
   /** The client of one server, for anything the aggregate view does not cover. */
   client(server: string): McpClient {
     const entry = this.entries.get(server);

@@ -326,6 +326,19 @@ export class Connection {
     await this.transport.close();
   }
 
+  /**
+   * Cancels every request in flight, each the way it would be cancelled alone (notifications/cancelled,
+   * or closing its exchange), and rejects it: what a client does before it closes because its user gave
+   * up (a signal to the command line), so that the server stops the work instead of finishing it unread.
+   */
+  cancelAll(reason: string): void {
+    for (const [id, entry] of [...this.pending]) {
+      this.settle(id);
+      this.sendCancel(id, entry, reason);
+      entry.reject(new RequestCancelledError(entry.method, new Error(reason)));
+    }
+  }
+
   /** Resolves when no incoming request is being handled. */
   whenIdle(): Promise<void> {
     if (this.incoming.size === 0) return Promise.resolve();

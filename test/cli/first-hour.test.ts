@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 
@@ -314,4 +314,35 @@ describe('the command line in the first hour', () => {
       /^mcpwire: the server wrote something that is not JSON-RPC to stdout: "\{\\"jsonrpc\\":\\"2\.0\\",\\"id\\":/m,
     );
   });
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    it(`bug: ${signal} to the command line left a stubborn server running; it cancels the call and ends the server`, async () => {
+      const server = path.join(root, 'test', 'fixtures', 'client', 'stubborn-server.mjs');
+      const child = spawn(
+        process.execPath,
+        [bin, 'call', 'wait', '--verbose', '--', process.execPath, server],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (text: string) => {
+          stderr += text;
+          if (stderr.includes('got tools/call')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      const pid = Number(/pid (\d+)/.exec(stderr)?.[1]);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill(signal);
+      assert.equal(await exited, 128 + constants.signals[signal]);
+      assert.match(
+        stderr,
+        /got notifications\/cancelled/,
+        'the call was cancelled before the server was ended',
+      );
+      assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+    });
+  }
 });

@@ -1,8 +1,9 @@
 // What the client commands share: the target options, starting the servers, exit codes, and turning
 // failures into one sentence and a hint.
 
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
-import { RoutingError } from '../../host/host.js';
+import { type McpHost, RoutingError } from '../../host/host.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError, RequestTimeoutError } from '../../jsonrpc/errors.js';
 import { isLoggingLevel, LOGGING_LEVELS } from '../../protocol/logging.js';
@@ -12,6 +13,9 @@ import { splitAtDoubleDash } from '../options.js';
 import { packageVersion } from '../package-info.js';
 import { openTarget, readyClients, ServerFailure, type Target, type TargetOptions } from '../target.js';
 import { UsageError } from '../usage.js';
+
+/** The signals that end a command (SIGINT from Ctrl-C, SIGTERM from a supervisor, SIGHUP from a closed terminal). */
+const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export const ExitCode = { Ok: 0, ToolError: 1, Usage: 2, ServerFailed: 3 } as const;
 
@@ -85,38 +89,64 @@ export async function runClientCommand(
       'e.g. --log-level debug, or --quiet for none',
     );
   }
+  const level: LoggingLevel = logLevel;
   const quiet = values.quiet === true;
-  let target: Target;
+  // A signal ends the command, and with it every server it started and everything those started: what
+  // is in flight is cancelled first, then each server gets the shutdown of a host (stdin closed, SIGTERM
+  // to its tree, SIGKILL). Without this, a server that ignored SIGTERM and the end of stdin survived,
+  // reparented. A second signal exits at once.
+  let started: McpHost | undefined;
+  let ending = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = 128 + (constants.signals[signal] ?? 15);
+    if (ending) process.exit(code);
+    ending = true;
+    started?.cancelAll(`the command line got ${signal}`);
+    void (started?.shutdown() ?? Promise.resolve()).finally(() => process.exit(code));
+  };
+  for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
   try {
-    target = await openTarget(
-      {
-        config: values.config as string | undefined,
-        server: values.server as string | undefined,
-        command,
-        url: values.url as string | undefined,
-        headers: values.header as string[] | undefined,
-        verbose: values.verbose === true,
-        timeout,
-        // Each command shows the servers' log messages on stderr unless told to be quiet (they were never
-        // shown, and mcpwire's own servers were never even asked for them).
-        onLog: quiet ? undefined : (extra.onLog ?? printLog),
-        lists: extra.lists,
-        onEvent: extra.onEvent,
-        // A command runs once: list changes while it runs are no use to it.
-        watchLists: extra.watchLists ?? false,
-      },
-      packageVersion(),
-    );
-  } catch (error) {
-    return report(error);
-  }
-  if (!quiet) await askForLogs(target, logLevel);
-  try {
-    return await body(target, { positionals: parsed.positionals, values, json: values.json === true });
-  } catch (error) {
-    return report(error);
+    return await runTarget();
   } finally {
-    await target.host.shutdown();
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  }
+
+  async function runTarget(): Promise<number> {
+    let target: Target;
+    try {
+      target = await openTarget(
+        {
+          config: values.config as string | undefined,
+          server: values.server as string | undefined,
+          command,
+          url: values.url as string | undefined,
+          headers: values.header as string[] | undefined,
+          verbose: values.verbose === true,
+          timeout,
+          // Each command shows the servers' log messages on stderr unless told to be quiet (they were never
+          // shown, and mcpwire's own servers were never even asked for them).
+          onLog: quiet ? undefined : (extra.onLog ?? printLog),
+          lists: extra.lists,
+          onEvent: extra.onEvent,
+          onHost: (host) => {
+            started = host;
+          },
+          // A command runs once: list changes while it runs are no use to it.
+          watchLists: extra.watchLists ?? false,
+        },
+        packageVersion(),
+      );
+    } catch (error) {
+      return report(error);
+    }
+    if (!quiet) await askForLogs(target, level);
+    try {
+      return await body(target, { positionals: parsed.positionals, values, json: values.json === true });
+    } catch (error) {
+      return report(error);
+    } finally {
+      await target.host.shutdown();
+    }
   }
 }
 
