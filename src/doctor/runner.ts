@@ -14,7 +14,7 @@ import {
 } from './check.js';
 import { allChecks } from './checks/index.js';
 import { ACCEPT_BOTH, HttpPeer, type HttpTarget } from './http-peer.js';
-import { initializeMessage, type Peer, PeerRefused, PeerTimeout } from './peer.js';
+import { describeExit, initializeMessage, type Peer, PeerRefused, PeerTimeout } from './peer.js';
 import { type PeerCommand, StdioPeer } from './stdio-peer.js';
 
 /** The server under examination: a command to start over stdio, or a URL. */
@@ -40,6 +40,8 @@ export interface DoctorOptions {
   /** How long to wait for any one answer, in ms (10 000). */
   timeoutMs?: number;
   concurrency?: number;
+  /** Told of each result as its check finishes (in the order they finish; `index` is its place). */
+  onResult?: (result: CheckResult, index: number) => void;
 }
 
 /** The checks that apply over `transport`, or those of them named in `only`. */
@@ -67,6 +69,7 @@ export async function runChecks(target: DoctorTarget, options: DoctorOptions = {
     while (next < checks.length) {
       const index = next++;
       results[index] = await runOne(checks[index]!, target, options.timeoutMs ?? 10_000);
+      options.onResult?.(results[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, checks.length) }, worker));
@@ -116,6 +119,45 @@ function runOn(check: Check, peer: Peer): Promise<CheckOutcome | undefined> {
  * Whether the URL answers MCP at all: one initialize, before the checks, so that a server that cannot be
  * reached is one clear line rather than the same failure in every check. Undefined when it can be used.
  */
+/**
+ * Whether a stdio server starts at all: spawned, sent initialize, it must write something to stdout
+ * before it exits or the timeout passes. A command that is missing, or a server that dies at once, is
+ * one failure to say once (with its stderr), not the same failure in every check, each with a fix that
+ * has nothing to do with it. Anything written, JSON-RPC or not, lets the checks run and judge it.
+ */
+export async function probeStdio(
+  target: PeerCommand,
+  timeoutMs = 10_000,
+): Promise<{ message: string; hint: string } | undefined> {
+  const peer = new StdioPeer(target, timeoutMs);
+  try {
+    peer.send(initializeMessage('probe'));
+    await peer.waitFor(() => (peer.frames.length > 0 ? true : undefined), 'any output on stdout');
+    return undefined;
+  } catch (error) {
+    const stderr = peer.stderr.trim();
+    const tail = stderr ? `; its stderr ends: ${stderr.split('\n').slice(-3).join(' | ')}` : '';
+    if (/ENOENT/.test(stderr) && peer.exit?.code === null) {
+      return {
+        message: `cannot start "${target.command}": no such command`,
+        hint: 'Check the command after "--" and that it is installed (and on PATH).',
+      };
+    }
+    if (peer.exit) {
+      return {
+        message: `the server exited before it wrote anything to stdout (${describeExit(peer.exit)})${tail}`,
+        hint: 'Run the command by hand to see why it stops; a stdio server must keep running and answer initialize.',
+      };
+    }
+    return {
+      message: `the server wrote nothing to stdout within ${timeoutMs} ms of initialize${tail}`,
+      hint: 'A stdio server answers initialize on stdout; raise --timeout if it needs longer to start.',
+    };
+  } finally {
+    await peer.dispose();
+  }
+}
+
 export async function probeHttp(target: HttpTarget, timeoutMs = 10_000): Promise<CloseReason | undefined> {
   const peer = new HttpPeer(target, timeoutMs);
   try {

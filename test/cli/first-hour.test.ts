@@ -345,4 +345,57 @@ describe('the command line in the first hour', () => {
       assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
     });
   }
+
+  it('bug: doctor against a server that cannot start gave 27 failures with unrelated fixes; it says so once', async () => {
+    const missing = await mcpwire(['doctor', '--', 'mcpwire-no-such-command-here']);
+    assert.equal(missing.code, 3);
+    assert.equal(missing.stdout, '');
+    assert.match(
+      missing.stderr,
+      /^mcpwire: cannot start "mcpwire-no-such-command-here": no such command\nhint: /,
+    );
+    const dies = await mcpwire([
+      'doctor',
+      '--',
+      process.execPath,
+      '-e',
+      'console.error("no config"); process.exit(4)',
+    ]);
+    assert.equal(dies.code, 3);
+    assert.match(
+      dies.stderr,
+      /exited before it wrote anything to stdout \(exit code 4\); its stderr ends: no config/,
+    );
+  });
+
+  it('bug: doctor printed nothing until every check was done; each result shows as it finishes', async () => {
+    // The stubborn server never answers tools/call: the checks that call a tool wait for the (long)
+    // timeout, and the results before them must be on the screen meanwhile.
+    const server = path.join(root, 'test', 'fixtures', 'client', 'stubborn-server.mjs');
+    const child = spawn(
+      process.execPath,
+      [bin, 'doctor', '--timeout', '600000', '--', process.execPath, server],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let exited = false;
+    child.on('exit', () => {
+      exited = true;
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text;
+        if (/^(PASS|FAIL|WARN|SKIP) {2}\S+/m.test(stdout)) resolve();
+      });
+      child.once('exit', (code) =>
+        reject(new Error(`doctor ended (${code}) before showing a result: ${stdout}`)),
+      );
+    });
+    assert.equal(exited, false, 'a result was shown while checks were still running');
+    const ended = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    assert.equal(await ended, 143);
+  });
 });

@@ -1,11 +1,13 @@
 // `mcpwire doctor -- COMMAND | --url URL`: black-box checks of any MCP server, each against a fresh
 // process (stdio) or a fresh session (Streamable HTTP).
 
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   type CheckResult,
   type DoctorTarget,
   probeHttp,
+  probeStdio,
   runChecks,
   selectChecks,
 } from '../../doctor/runner.js';
@@ -82,31 +84,60 @@ export async function run(argv: string[]): Promise<number> {
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new UsageError(`--timeout takes a number of milliseconds, such as 2000; got "${values.timeout}"`);
   }
-  if ('url' in target) {
-    // One line for a URL that cannot be used at all, not the same failure in every check.
-    const refused = await probeHttp(target, timeoutMs);
-    if (refused) return report(new ServerFailure(refused.message, refused.hint));
+  // A signal ends the run through process.exit, whose hook ends every server a check started (a server
+  // that ignores SIGTERM included); the default action would skip that hook and leave them running.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => process.exit(128 + (constants.signals[signal] ?? 15)));
   }
-  const results = await runChecks(target, { only, timeoutMs });
+  // One line for a server that cannot be used at all, not the same failure in every check.
+  const refused = 'url' in target ? await probeHttp(target, timeoutMs) : await probeStdio(target, timeoutMs);
+  if (refused) return report(new ServerFailure(refused.message, refused.hint));
+  const named = 'url' in target ? target.url : command.join(' ');
+  const printed: boolean[] = [];
+  const done: CheckResult[] = [];
+  let finished = 0;
+  const total = selectChecks(only, 'url' in target ? 'http' : 'stdio').length;
+  const tty = !values.json && process.stderr.isTTY === true;
+  const progress = () => {
+    if (tty) process.stderr.write(`\r\u001b[2K${colour.dim(`checking… ${finished}/${total}`)}`);
+  };
+  if (!values.json) process.stdout.write(`${colour.bold('mcpwire doctor')} ${named}\n\n`);
+  progress();
+  const results = await runChecks(target, {
+    only,
+    timeoutMs,
+    // Each result is printed as soon as it and every check before it are done: the report reads in the
+    // order of the checks, and a slow server shows its progress instead of a blank screen.
+    onResult: (result, index) => {
+      finished++;
+      done[index] = result;
+      if (values.json) return;
+      if (tty) process.stderr.write('\r\u001b[2K');
+      for (let i = printed.length; done[i] !== undefined; i++) {
+        printed.push(true);
+        printResult(done[i]!);
+      }
+      progress();
+    },
+  });
+  if (tty) process.stderr.write('\r\u001b[2K');
   const failed = results.filter((r) => r.status === 'fail').length;
   if (values.json) {
     printJson({ ...('url' in target ? { url: target.url } : { command }), passed: failed === 0, results });
     return failed === 0 ? 0 : 1;
-  }
-  const named = 'url' in target ? target.url : command.join(' ');
-  process.stdout.write(`${colour.bold('mcpwire doctor')} ${named}\n\n`);
-  for (const result of results) {
-    process.stdout.write(`${MARK[result.status]}  ${result.id.padEnd(26)} ${result.title}\n`);
-    for (const detail of result.details)
-      process.stdout.write(`      ${detail.replaceAll('\n', '\n      ')}\n`);
-    if (result.status === 'fail' || result.status === 'warn') {
-      process.stdout.write(colour.dim(`      rule (${result.rule.source}): ${result.rule.text}\n`));
-      if (result.hint) process.stdout.write(colour.cyan(`      fix: ${result.hint}\n`));
-    }
   }
   const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
   process.stdout.write(
     `\n${count('pass')} passed, ${failed} failed, ${count('warn')} warnings, ${count('skip')} skipped\n`,
   );
   return failed === 0 ? 0 : 1;
+}
+
+function printResult(result: CheckResult): void {
+  process.stdout.write(`${MARK[result.status]}  ${result.id.padEnd(26)} ${result.title}\n`);
+  for (const detail of result.details) process.stdout.write(`      ${detail.replaceAll('\n', '\n      ')}\n`);
+  if (result.status === 'fail' || result.status === 'warn') {
+    process.stdout.write(colour.dim(`      rule (${result.rule.source}): ${result.rule.text}\n`));
+    if (result.hint) process.stdout.write(colour.cyan(`      fix: ${result.hint}\n`));
+  }
 }
