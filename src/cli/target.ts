@@ -2,6 +2,7 @@
 // (--config FILE [--server NAME]). Either way they run under an McpHost, so one code path serves both.
 
 import path from 'node:path';
+import type { ClientAnswerCallbacks } from '../client/answers.js';
 import type { McpClient } from '../client/client.js';
 import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
 import { type HostEvent, type HostOptions, McpHost } from '../host/host.js';
@@ -20,6 +21,8 @@ export interface TargetOptions {
   timeout?: number;
   /** Log messages from the servers. */
   onLog?: (server: string, level: string, data: unknown) => void;
+  /** How the command answers a server's sampling and elicitation requests (the shell asks its person). */
+  answers?: ClientAnswerCallbacks;
   /** Called with the host as soon as it exists, before its servers start (to end them on a signal). */
   onHost?: (host: McpHost) => void;
   /** Everything the host reports (a crash, a restart), for a command that lives on. */
@@ -78,7 +81,7 @@ export async function openTarget(options: TargetOptions, version: string): Promi
         }
       }
     },
-    client: { timeout: options.timeout },
+    client: { timeout: options.timeout, ...options.answers },
   });
   options.onHost?.(host);
   const statuses = await host.start();

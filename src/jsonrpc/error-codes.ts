@@ -18,6 +18,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  // The user rejected a sampling request (what the specification's sampling page suggests a client send).
+  UserRejected: -1,
   // The user must complete a URL elicitation first (2025-11-25).
   UrlElicitationRequired: -32042,
 } as const;

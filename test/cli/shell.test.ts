@@ -177,4 +177,35 @@ describe('mcpwire shell', () => {
     assert.match(stdout, /"text": "Echo: hi"/);
     assert.equal(code, 1);
   });
+
+  it('bug: elicitation and sampling got "-32021 needs the client capability"; the shell asks its person', {
+    timeout: 30_000,
+  }, async () => {
+    const shell = pty(everything);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call test_elicitation message=Who?\r');
+    await shell.waitFor(/Fill in the form\?/);
+    shell.child.stdin.write('y\r');
+    await shell.waitFor(/username .*: /);
+    shell.child.stdin.write('ada\r');
+    await shell.waitFor(/email .*: /);
+    shell.child.stdin.write('ada@example.com\r');
+    await shell.waitFor(/action=accept, content=\{"username":"ada","email":"ada@example.com"\}/);
+    let mark = shell.screen.length;
+    shell.child.stdin.write('call test_sampling prompt=hello\r');
+    await shell.waitFor(/Your answer .*: /, mark);
+    shell.child.stdin.write('Hi there\r');
+    await shell.waitFor(/LLM response: Hi there/, mark);
+    mark = shell.screen.length;
+    // Ctrl-C at a question gives it up, and the prompt works again.
+    shell.child.stdin.write('call test_elicitation message=Again\r');
+    await shell.waitFor(/Fill in the form\?/, mark);
+    shell.child.stdin.write('\u0003');
+    const after = shell.screen.length;
+    shell.child.stdin.write('call echo message=back\r');
+    await shell.waitFor(/Echo: back/, after);
+    assert.doesNotMatch(shell.screen, /-32021/);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
 });

@@ -49,7 +49,7 @@ export async function runClientCommand(
   argv: string[],
   options: OptionSpec,
   body: (target: Target, parsed: ParsedCommand) => Promise<number>,
-  extra: Pick<TargetOptions, 'onLog' | 'onEvent' | 'lists' | 'watchLists'> & {
+  extra: Pick<TargetOptions, 'onLog' | 'onEvent' | 'lists' | 'watchLists' | 'answers'> & {
     /** Checks the positionals before any server starts: "which tool?" comes before "which server?". */
     check?: (positionals: string[]) => void;
   } = {},
@@ -128,6 +128,7 @@ export async function runClientCommand(
           onLog: quiet ? undefined : (extra.onLog ?? printLog),
           lists: extra.lists,
           onEvent: extra.onEvent,
+          answers: extra.answers,
           onHost: (host) => {
             started = host;
           },

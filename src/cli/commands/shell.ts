@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseToolArguments } from '../arguments.js';
 import { colour, formatContent, formatResourceContents, printJson, summarizeArguments } from '../format.js';
 import { complete } from '../shell/completion.js';
+import { type Asker, answerElicitation, answerSampling } from '../shell/forms.js';
 import { ProgressLine } from '../shell/progress.js';
 import { tokenize } from '../shell/tokenize.js';
 import { display, qualify, type Target } from '../target.js';
@@ -37,6 +38,14 @@ Ctrl-C cancels the call that is running, or clears the line being typed.`;
 
 const HISTORY_FILE = path.join(homedir(), '.mcpwire_history');
 
+/** The person at the keyboard, once the shell runs: what the server's questions are put to. */
+let person: Asker | undefined;
+
+/** A server's question before the shell is ready has nobody to answer it. */
+function nobody(): never {
+  throw new UsageError('the shell is not ready to answer the server yet');
+}
+
 /** Redraws the prompt and the half-typed line after something was printed over them (set by the shell). */
 let redraw: (() => void) | undefined;
 
@@ -55,6 +64,13 @@ export function run(argv: string[]): Promise<number> {
       above(
         `${colour.yellow(`[${server} ${level}]`)} ${typeof data === 'string' ? data : JSON.stringify(data)}`,
       ),
+    // A client with a person at the keyboard: it declares sampling and elicitation (form and URL), and
+    // puts each request to the person.
+    answers: {
+      onElicitation: (params) => answerElicitation(params, person ?? nobody()),
+      elicitationUrl: true,
+      onSampling: (params) => answerSampling(params, person ?? nobody()),
+    },
     onEvent: (event) => {
       if (event.type === 'crashed') {
         above(
@@ -220,6 +236,29 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
     }
   };
 
+  /** The question being asked now, which Ctrl-C gives up. */
+  let asking: (() => void) | undefined;
+  person = {
+    print: (text) => {
+      progress.clear();
+      process.stdout.write(`${text}\n`);
+    },
+    ask: (question) =>
+      new Promise<string>((resolve, reject) => {
+        progress.clear();
+        // Ctrl-C gives the question up: the signal takes it back from readline, so that the next line
+        // is a command again.
+        const controller = new AbortController();
+        asking = () => {
+          controller.abort();
+          reject(new UsageError('the question was given up (Ctrl-C)'));
+        };
+        rl.question(colour.cyan(question), { signal: controller.signal }, (answer) => {
+          asking = undefined;
+          resolve(answer);
+        });
+      }),
+  };
   let atPrompt = false;
   redraw = () => {
     if (atPrompt) rl.prompt(true);
@@ -232,6 +271,13 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
   // request's exchange on 2026-07-28 HTTP) and comes back to a working prompt; at the prompt it clears the
   // line. Ctrl-D (or "exit") ends the shell.
   rl.on('SIGINT', () => {
+    if (asking) {
+      const giveUp = asking;
+      asking = undefined;
+      process.stdout.write('\n');
+      giveUp();
+      return;
+    }
     if (running) {
       running.abort();
       return;
@@ -263,6 +309,7 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
     rl.on('close', () => {
       void busy.then(() => {
         redraw = undefined;
+        person = undefined;
         resolve(failures > 0 && process.stdin.isTTY !== true ? 1 : 0);
       });
     });
