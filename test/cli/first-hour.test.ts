@@ -398,4 +398,28 @@ describe('the command line in the first hour', () => {
     child.kill('SIGTERM');
     assert.equal(await ended, 143);
   });
+
+  it('bug: trace passed SIGTERM on and never escalated, so a server that ignored it kept trace alive', async () => {
+    const server = path.join(root, 'test', 'fixtures', 'client', 'stubborn-server.mjs');
+    const log = path.join(scratch, 'stubborn.trace');
+    const child = spawn(process.execPath, [bin, 'trace', '--log', log, '--', process.execPath, server], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+        if (/pid \d+/.test(stderr)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`trace exited (${code}): ${stderr}`)));
+    });
+    const pid = Number(/pid (\d+)/.exec(stderr)?.[1]);
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(signal ?? code)),
+    );
+    child.kill('SIGTERM');
+    // The server ignored SIGTERM, so it was killed: trace exits with 128 + 9.
+    assert.equal(await exited, 128 + constants.signals.SIGKILL);
+    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+  });
 });

@@ -16,6 +16,8 @@ import { openTraceLog } from '../trace-log.js';
 import { UsageError } from '../usage.js';
 import { parsePort, runHttpTrace } from './trace-http.js';
 
+/** How long a server that was passed a signal may take to exit before it gets SIGKILL. */
+const KILL_GRACE_MS = 2000;
 /** How long the server may keep running after its stdin closed before the trace flags it. */
 const EXIT_GRACE_MS = 1000;
 /** How long the records of an HTTP trace may wait to be written together (see openTraceLog). */
@@ -157,9 +159,17 @@ export async function run(argv: string[]): Promise<number> {
       // With a log file, the server's stderr still reaches the host as it would without the proxy.
       if (values.log) process.stderr.write(chunk);
     });
-    const forward = (signal: NodeJS.Signals) => killTree(child.pid!, signal);
+    // A signal is passed on to the server's tree; a server that ignores it gets SIGKILL after a grace
+    // period, so that trace (and the host waiting on it) is never kept alive by a stubborn server.
+    let killTimer: NodeJS.Timeout | undefined;
+    const forward = (signal: NodeJS.Signals) => {
+      killTree(child.pid!, signal);
+      killTimer ??= setTimeout(() => killTree(child.pid!, 'SIGKILL'), KILL_GRACE_MS);
+    };
     process.on('SIGTERM', forward);
     process.on('SIGINT', forward);
+    process.on('SIGHUP', forward);
+    child.on('exit', () => clearTimeout(killTimer));
     child.on('close', (code, signal) => {
       untrack();
       monitor.serverExited(signal ? `was killed by ${signal}` : `exited with code ${code}`);
