@@ -9,6 +9,7 @@ import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promis
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { listingReads } from '../../src/servers/fs/resources.js';
 import {
   FsSession,
   makeTempDir,
@@ -565,6 +566,27 @@ describe('resources', () => {
       assert.equal(md?.mimeType, 'text/markdown');
       const second = await listAll(session);
       assert.deepEqual(second.uris, first.uris);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('bug: resources/list read and sorted a whole directory again for every page; pages reuse it until it changes', async () => {
+    const tree: Record<string, string> = {};
+    for (let f = 0; f < 450; f++) tree[`f${String(f).padStart(4, '0')}.txt`] = 'x';
+    const root = await fixture(tree);
+    const session = await FsSession.start({ roots: [root] });
+    try {
+      const before = listingReads.count;
+      const first = await listAll(session);
+      assert.ok(first.pages.length >= 4, `only ${first.pages.length} pages`);
+      assert.equal(first.uris.length, 450);
+      assert.equal(listingReads.count - before, 1, 'the directory was read once for all its pages');
+      // A file added between listings is seen: the directory changed, so it is read again.
+      await writeFile(path.join(root, 'f0100a.txt'), 'new');
+      const second = await listAll(session);
+      assert.equal(second.uris.length, 451);
+      assert.ok(second.uris.includes(pathToFileURL(path.join(root, 'f0100a.txt')).href));
     } finally {
       await session.close();
     }
