@@ -51,4 +51,20 @@ describe('serve fs: special files inside a root', { timeout: 20_000 }, () => {
     const plain = await session.callTool('read_text_file', { path: 'plain.txt' });
     assert.equal(textOf(plain), 'plain');
   });
+
+  it('bug: edit_file read a FIFO with a blocking read; it refuses it as the read tools do', async () => {
+    const writer = await FsSession.start({ roots: [root], write: true });
+    try {
+      const result = await writer.callTool('edit_file', {
+        path: 'pipe',
+        edits: [{ oldText: 'a', newText: 'b' }],
+      });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /pipe is a named pipe \(FIFO\), not a regular file/);
+      const plain = await writer.callTool('read_text_file', { path: 'plain.txt' });
+      assert.equal(textOf(plain), 'plain');
+    } finally {
+      await writer.close();
+    }
+  });
 });

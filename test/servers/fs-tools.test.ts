@@ -685,6 +685,38 @@ describe('resources', () => {
     });
   });
 
+  it('bug: edit_file had no size check; a file or a diff too large to answer is refused and nothing changes', async () => {
+    const limit = 64 * 1024;
+    // 12 KiB of quotes: each is escaped as \\" in JSON, so the diff's answer is over the limit although
+    // the file is well under it; the 40 KiB file is too large to edit at all (its diff could not be sent).
+    const quotes = `${'"'.repeat(12 * 1024)}\n`;
+    const root = await fixture({ 'quotes.txt': quotes, 'big.txt': 'x'.repeat(40 * 1024), 'ok.txt': 'one\n' });
+    const session = await FsSession.start({ roots: [root], maxMessageSize: limit, write: true });
+    try {
+      const big = await session.callTool('edit_file', {
+        path: 'big.txt',
+        edits: [{ oldText: 'x', newText: 'y' }],
+      });
+      assert.equal(big.isError, true);
+      assert.match(textOf(big), /too large for the maximum message size/);
+      const escaped = await session.callTool('edit_file', {
+        path: 'quotes.txt',
+        edits: [{ oldText: '"\n', newText: "'\n" }],
+      });
+      assert.equal(escaped.isError, true);
+      assert.match(textOf(escaped), /over the maximum message size of 65536 bytes; nothing was changed/);
+      assert.equal(await readFile(path.join(root, 'quotes.txt'), 'utf8'), quotes);
+      const fine = await session.callTool('edit_file', {
+        path: 'ok.txt',
+        edits: [{ oldText: 'one', newText: 'two' }],
+      });
+      assert.equal(fine.isError, undefined);
+      assert.equal(await readFile(path.join(root, 'ok.txt'), 'utf8'), 'two\n');
+    } finally {
+      await session.close();
+    }
+  });
+
   it('refuses a file larger than the maximum message size, naming --max-message-size', async () => {
     const limit = 64 * 1024;
     const root = await fixture({ 'big.txt': 'x'.repeat(100 * 1024), 'small.txt': 'y'.repeat(16 * 1024) });

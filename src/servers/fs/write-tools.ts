@@ -4,7 +4,8 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '../../server/server.js';
-import { type FsOptions, fsContext } from './context.js';
+import { checkFits, type FsOptions, fsContext } from './context.js';
+import { readRegularFile } from './open-file.js';
 import { AccessDeniedError, FileNotFoundError, type Roots } from './roots.js';
 
 const pathProperty = { type: 'string', description: 'A path inside an allowed directory.' };
@@ -83,7 +84,16 @@ export function registerWriteTools(server: McpServer, options: FsOptions): void 
       const { roots } = await fsContext(options, request);
       const requested = String(args.path);
       const filePath = await roots.resolve(requested);
-      const original = await readFile(filePath, 'utf8');
+      // Read as every read tool reads: a regular file only (a FIFO blocked the server for ever), opened
+      // without following links, and no larger than its diff can be sent (the diff holds the lines removed
+      // and the lines added, and travels twice: as text and as structured content).
+      const original = (
+        await readRegularFile(roots, filePath, {
+          shown: requested,
+          directory: () => new Error(`${requested} is a directory; edit_file edits one file`),
+          size: (size) => checkFits(requested, size, size * 4, options.maxMessageSize),
+        })
+      ).toString('utf8');
       let updated = original;
       for (const [index, edit] of (args.edits as Array<{ oldText: string; newText: string }>).entries()) {
         const at = updated.indexOf(edit.oldText);
@@ -97,6 +107,13 @@ export function registerWriteTools(server: McpServer, options: FsOptions): void 
       }
       const { createTwoFilesPatch } = await import('diff');
       const diff = createTwoFilesPatch(requested, requested, original, updated, 'original', 'modified');
+      // The answer is bounded before anything is written: an edit whose diff cannot be sent is not made.
+      const answerBytes = 2 * Buffer.byteLength(JSON.stringify(diff));
+      if (answerBytes + 4096 > options.maxMessageSize) {
+        throw new Error(
+          `the diff of this edit is ${answerBytes} bytes (sent twice, as text and as structured content), over the maximum message size of ${options.maxMessageSize} bytes; nothing was changed. Make smaller edits, or start the server with a larger --max-message-size`,
+        );
+      }
       const applied = args.dryRun !== true;
       if (applied) await writeFile(filePath, updated, 'utf8');
       return { content: [{ type: 'text', text: diff }], structuredContent: { diff, applied } };
