@@ -1,4 +1,4 @@
-// The call workloads the round-trip, server and trace suites share: N calls one at a time, and N calls
+// The call workloads the suites share (the HTTP ones keep fewer in flight): N calls one at a time, and N calls
 // with WINDOW in flight; and the loop that runs them on several peers, taking turns run by run, so that
 // what else the machine does falls on every subject alike.
 
@@ -34,6 +34,29 @@ export function pipelinedWorkload(calls: number): Workload {
     window: WINDOW,
     command: { op: 'pipelined', calls, window: WINDOW },
   };
+}
+
+/** How many calls the HTTP suites keep in flight: what a busy agent keeps open on one server. */
+export const HTTP_WINDOW = 32;
+
+/** The two workloads of the HTTP suites (http-client, trace-http): 1 and HTTP_WINDOW calls in flight. */
+export function httpWorkloads(serial: number, pipelined: number): Workload[] {
+  return [
+    {
+      key: 'serial',
+      case: `1 in flight (${serial} calls)`,
+      calls: serial,
+      window: 1,
+      command: { op: 'serial', calls: serial },
+    },
+    {
+      key: 'pipelined',
+      case: `${HTTP_WINDOW} in flight (${pipelined} calls)`,
+      calls: pipelined,
+      window: HTTP_WINDOW,
+      command: { op: 'pipelined', calls: pipelined, window: HTTP_WINDOW },
+    },
+  ];
 }
 
 export function callWorkloads(serialCalls: number, pipelinedCalls: number): Workload[] {

@@ -9,28 +9,7 @@ import { type CallRun, type ClientSpec, medianOf, nodeScript, withClients } from
 import { packageVersion } from '../lib/results.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
-import { takeTurns, type Workload } from '../lib/workloads.js';
-
-const IN_FLIGHT = 32;
-
-function workloads(serial: number, pipelined: number): Workload[] {
-  return [
-    {
-      key: 'serial',
-      case: `1 in flight (${serial} calls)`,
-      calls: serial,
-      window: 1,
-      command: { op: 'serial', calls: serial },
-    },
-    {
-      key: 'pipelined',
-      case: `${IN_FLIGHT} in flight (${pipelined} calls)`,
-      calls: pipelined,
-      window: IN_FLIGHT,
-      command: { op: 'pipelined', calls: pipelined, window: IN_FLIGHT },
-    },
-  ];
-}
+import { HTTP_WINDOW, httpWorkloads, takeTurns } from '../lib/workloads.js';
 
 export const httpClient: Suite = {
   name: 'http-client',
@@ -39,7 +18,7 @@ export const httpClient: Suite = {
   async run(context) {
     const q = context.quick;
     const runs = q ? 3 : 7;
-    const loads = workloads(q ? 300 : 1500, q ? 1000 : 5000);
+    const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
     const subjects = ['mcpwire', sdk, 'hand-written'];
     const clients = ['mcpwire-http-client.mjs', 'sdk-http-client.mjs', 'raw-http-client.mjs'];
@@ -69,7 +48,9 @@ export const httpClient: Suite = {
             ratios: { sdk: vsSdk, lowerBound: rate(pi) / rate(2) },
             metrics: cpu === undefined ? {} : { clientCpuUs: cpu },
             target:
-              pi === 0 && w.window === IN_FLIGHT ? { text: `>= 1.5x ${sdk}`, met: vsSdk >= 1.5 } : undefined,
+              pi === 0 && w.window === HTTP_WINDOW
+                ? { text: `>= 1.5x ${sdk}`, met: vsSdk >= 1.5 }
+                : undefined,
           };
         });
       });
@@ -86,7 +67,7 @@ export const httpClient: Suite = {
         notes: [
           `mcpwire: McpClient.callTool() on HttpClientTransport (bench/peers/mcpwire-http-client.mjs); ${sdk}: Client.callTool() on StreamableHTTPClientTransport (sdk-http-client.mjs); both with default options. hand-written: raw-http-client.mjs, one node:http POST per call on a keep-alive agent with a hand-built body, nothing validated: the lower bound.`,
           `Each client has its own copy of the hand-written server (raw-http-server.mjs, node:http, keep-alive), in its own process, answering ${answer === 'json' ? 'application/json' : 'text/event-stream with one event'}. One warm-up run each, then they take turns run by run; every result is checked. client CPU/call is the client process's user + system time over the run divided by the calls.`,
-          `For scale: with ${IN_FLIGHT} in flight the hand-written client reaches ${formatRatio(pipelinedRaw(1, 2) / pipelinedRaw(1, 1))} the ${sdk} client's calls/s.`,
+          `For scale: with ${HTTP_WINDOW} in flight the hand-written client reaches ${formatRatio(pipelinedRaw(1, 2) / pipelinedRaw(1, 1))} the ${sdk} client's calls/s.`,
         ],
       });
     }

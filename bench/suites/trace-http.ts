@@ -10,30 +10,10 @@ import { formatRatio } from '../lib/format.js';
 import { type CallRun, nodeScript, withClients } from '../lib/mcp.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
-import { takeTurns, type Workload } from '../lib/workloads.js';
+import { httpWorkloads, takeTurns } from '../lib/workloads.js';
 
-const IN_FLIGHT = 32;
 const ROUTES = ['direct', 'hand-written proxy', 'mcpwire trace --http'] as const;
 const ROUTE_ARG = ['direct', 'raw', 'trace'];
-
-function workloads(serial: number, pipelined: number): Workload[] {
-  return [
-    {
-      key: 'serial',
-      case: `1 in flight (${serial} calls)`,
-      calls: serial,
-      window: 1,
-      command: { op: 'serial', calls: serial },
-    },
-    {
-      key: 'pipelined',
-      case: `${IN_FLIGHT} in flight (${pipelined} calls)`,
-      calls: pipelined,
-      window: IN_FLIGHT,
-      command: { op: 'pipelined', calls: pipelined, window: IN_FLIGHT },
-    },
-  ];
-}
 
 export const traceHttp: Suite = {
   name: 'trace-http',
@@ -42,7 +22,7 @@ export const traceHttp: Suite = {
   async run(context) {
     const q = context.quick;
     const runs = q ? 3 : 7;
-    const loads = workloads(q ? 300 : 1500, q ? 1000 : 5000);
+    const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
     const folder = mkdtempSync(join(tmpdir(), 'mcpwire-bench-trace-http-'));
     const sections: Section[] = [];
     const summary: string[] = [];

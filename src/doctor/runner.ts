@@ -134,7 +134,7 @@ export async function probeStdio(
     peer.send(initializeMessage('probe'));
     await peer.waitFor(() => (peer.frames.length > 0 ? true : undefined), 'any output on stdout');
     return undefined;
-  } catch (error) {
+  } catch {
     const stderr = peer.stderr.trim();
     const tail = stderr ? `; its stderr ends: ${stderr.split('\n').slice(-3).join(' | ')}` : '';
     if (/ENOENT/.test(stderr) && peer.exit?.code === null) {

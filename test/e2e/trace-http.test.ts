@@ -5,11 +5,7 @@
 // the broken fixture (test/fixtures/doctor-http/server.mjs) and none of the correct one.
 
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { TraceRecord } from '../../src/inspect/trace-format.js';
 import { type RemoteKind, type RemoteServer, startRemote } from '../support/remote-servers.js';

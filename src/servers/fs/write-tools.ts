@@ -1,7 +1,7 @@
 // Tools that change files, registered only with --write: write_file, edit_file (with a dry-run diff),
 // create_directory, move_file.
 
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
