@@ -26,7 +26,7 @@ describe('a server that floods junk and never reads', { timeout: 30_000 }, () =>
     assert.equal(run.code, 3);
     assert.match(
       run.stderr,
-      /the server wrote something that is not JSON-RPC to stdout: this is not JSON-RPC/,
+      /the server wrote something that is not JSON-RPC to stdout: "this is not JSON-RPC"/,
     );
   });
 });
