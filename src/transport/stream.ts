@@ -6,6 +6,7 @@ import { type CloseReason, formatCloseReason } from '../jsonrpc/errors.js';
 import { MessageTooLargeError } from '../jsonrpc/local-errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
 import { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder, type Framing } from './framing/decoder.js';
+import { ExactIds } from './framing/exact-ids.js';
 import { peekEnvelope } from './framing/peek.js';
 import { type ByteSink, FrameWriter } from './framing/writer.js';
 
@@ -29,6 +30,8 @@ export class StreamTransport implements Transport {
   private readonly writer: FrameWriter;
   private closeReason: CloseReason | undefined;
   private readonly closeWaiters: Array<() => void> = [];
+  /** Integer ids beyond 2^53, kept as written and echoed so (see exact-ids.ts). */
+  private readonly exactIds = new ExactIds();
 
   constructor(
     private readonly input: Readable,
@@ -83,7 +86,7 @@ export class StreamTransport implements Transport {
     if (this.closeReason) return;
     // A peer that is not reading gets no more best-effort messages: they would only pile up here.
     if (options?.droppable && this.writer.blocked) return;
-    const text = JSON.stringify(payload);
+    const text = this.exactIds.write(JSON.stringify(payload));
     // The limit holds for what we write as for what we read: a peer with the same limit would drop a
     // larger line. UTF-8 takes at most 3 bytes per UTF-16 unit, so most messages are never measured.
     const limit = this.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
@@ -143,6 +146,6 @@ export class StreamTransport implements Transport {
       });
       return;
     }
-    this.handlers?.message(value);
+    this.handlers?.message(this.exactIds.read(value, text));
   }
 }
