@@ -40,6 +40,12 @@ export class ExactIds {
   }
 }
 
+/**
+ * The one instance the HTTP endpoint and its transports share: a body is read by the endpoint and its
+ * answer written by a session or stateless transport, so they meet here (what it keeps is only a flag).
+ */
+export const httpExactIds = new ExactIds();
+
 function hasUnsafeId(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const id = (value as { id?: unknown }).id;

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { Transport } from '../../jsonrpc/transport.js';
+import { httpExactIds } from '../framing/exact-ids.js';
 import type { HttpBinding } from './binding.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
@@ -167,7 +168,7 @@ export function createHttpHandler(
     const text = read.text;
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = httpExactIds.read(JSON.parse(text), text);
     } catch (error) {
       reply(response, 400, `Parse error: ${(error as Error).message}`, ErrorCode.ParseError);
       return;

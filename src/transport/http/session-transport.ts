@@ -15,6 +15,7 @@ import {
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import { httpExactIds } from '../framing/exact-ids.js';
 import type { EventStore } from './event-store.js';
 import { formatSseEvent } from './sse.js';
 
@@ -178,7 +179,13 @@ export class HttpSessionTransport implements Transport {
         // answer at all until the server next sent a message on the stream.
         response.flushHeaders();
         await store.replayAfter(lastEventId, (eventId, message) =>
-          response.write(formatSseEvent({ id: eventId, event: 'message', data: JSON.stringify(message) })),
+          response.write(
+            formatSseEvent({
+              id: eventId,
+              event: 'message',
+              data: httpExactIds.write(JSON.stringify(message)),
+            }),
+          ),
         );
         if (stream) {
           stream.response = response;
@@ -295,7 +302,9 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (store) this.storedStreams.add(stream.id);
     const id = store ? await store.storeEvent(stream.id, message) : undefined;
-    stream.response?.write(formatSseEvent({ id, event: 'message', data: JSON.stringify(message) }));
+    stream.response?.write(
+      formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
+    );
   }
 
   private finishIfDone(stream: Stream): void {
@@ -309,7 +318,7 @@ export class HttpSessionTransport implements Transport {
       const body = stream.batch ? responses : responses[0];
       response
         .writeHead(200, { ...stream.headers, 'Content-Type': 'application/json' })
-        .end(JSON.stringify(body));
+        .end(httpExactIds.write(JSON.stringify(body)));
     } else {
       response.end();
     }

@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import { httpExactIds } from '../framing/exact-ids.js';
 import { formatSseEvent } from './sse.js';
 
 export class StatelessExchangeTransport implements Transport {
@@ -40,11 +41,13 @@ export class StatelessExchangeTransport implements Transport {
     if (isResponse) {
       if ((payload as { id?: unknown }).id !== this.requestId) return;
       if (this.streaming) {
-        this.response.end(formatSseEvent({ event: 'message', data: JSON.stringify(payload) }));
+        this.response.end(
+          formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
+        );
       } else {
         this.response
           .writeHead(this.statusOf(payload), { 'Content-Type': 'application/json' })
-          .end(JSON.stringify(payload));
+          .end(httpExactIds.write(JSON.stringify(payload)));
       }
       this.finish({ message: 'the request was answered' });
       return;
@@ -61,7 +64,9 @@ export class StatelessExchangeTransport implements Transport {
         'X-Accel-Buffering': 'no',
       });
     }
-    this.response.write(formatSseEvent({ event: 'message', data: JSON.stringify(payload) }));
+    this.response.write(
+      formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
+    );
   }
 
   flush(): Promise<void> {
