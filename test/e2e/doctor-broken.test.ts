@@ -111,6 +111,13 @@ const CASES: Case[] = [
     control: 'handshake',
   },
   {
+    fixture: 'decodes-per-chunk',
+    fault: 'decodes UTF-8 per read',
+    check: 'split-bytes',
+    details: /came back as "split-h\uFFFD\uFFFDllo-/,
+    control: 'handshake',
+  },
+  {
     fixture: 'cuts-large-responses',
     fault: 'cuts large responses into lines',
     check: 'large-response',

@@ -11,6 +11,9 @@ const STDIO = 'MCP 2025-11-25 basic/transports#stdio';
 const ping = (id: string, extra?: object) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: extra ?? {} } });
 
+/** How long split-bytes pauses inside a multi-byte character, so that its halves are two reads. */
+const SPLIT_PAUSE_MS = 20;
+
 export const stdioChecks: Check[] = [
   {
     id: 'split-bytes',
@@ -18,17 +21,41 @@ export const stdioChecks: Check[] = [
     title: 'a message split byte by byte, also inside UTF-8 characters, is read whole',
     rule: {
       source: STDIO,
-      text: 'Messages are delimited by newlines; a reader must not assume one message per read.',
+      text: 'Messages are delimited by newlines; a reader must not assume one message per read. Messages are UTF-8, decoded as a whole: a character split across two reads is one character.',
     },
-    hint: 'Buffer input until the newline and decode bytes to text only per complete line.',
+    hint: 'Buffer input until the newline and decode bytes to text only per complete line (or use a streaming decoder, such as StringDecoder).',
     async run(peer) {
       await peer.initialize();
-      const bytes = Buffer.from(`${ping('split', { note: 'héllo wörld 🙂 日本' })}\n`);
-      for (const byte of bytes) {
-        peer.write(Buffer.from([byte]));
-        await new Promise((resolve) => setImmediate(resolve));
+      // The id carries the multi-byte characters, since every answer echoes it: a server that decodes each
+      // read on its own turns the split characters into U+FFFD and answers an id nobody sent.
+      const id = 'split-héllo-🙂-日本';
+      const bytes = Buffer.from(`${ping(id, { note: 'wörld' })}\n`);
+      for (let i = 0; i < bytes.length; i++) {
+        peer.write(bytes.subarray(i, i + 1));
+        // Inside a multi-byte character (a continuation byte comes next), a pause long enough for the
+        // server to read what came so far: written back to back, the pipe hands it all over in one read.
+        const next = bytes[i + 1];
+        const inside = next !== undefined && next >= 0x80 && next < 0xc0;
+        await new Promise((resolve) =>
+          inside ? setTimeout(resolve, SPLIT_PAUSE_MS) : setImmediate(resolve),
+        );
       }
-      await peer.response('split');
+      await peer.waitFor(
+        () => {
+          if (peer.responsesTo(id).length > 0) return true;
+          const mangled = peer.frames.find((f) => {
+            const got = (f.value as { id?: unknown } | undefined)?.id;
+            return typeof got === 'string' && got.startsWith('split-') && got !== id;
+          });
+          if (mangled) {
+            fail(
+              `the id ${JSON.stringify(id)}, written a byte at a time, came back as ${JSON.stringify((mangled.value as { id: string }).id)}: the server decodes each read as UTF-8 on its own, so a character split across reads is lost`,
+            );
+          }
+          return undefined;
+        },
+        `a response to id ${JSON.stringify(id)}`,
+      );
       return undefined;
     },
   },
