@@ -163,7 +163,7 @@ describe('doctor runner', () => {
     });
     assert.equal(result?.status, 'fail');
     assert.deepEqual(result?.details, [
-      'the server exited before a response to a 4 MiB request (exit code 1)',
+      'the server exited before a response to a 32 MiB request (exit code 1)',
       'server stderr: dies-on-big-messages: serving on stdio',
     ]);
   });

@@ -107,7 +107,7 @@ const CASES: Case[] = [
     fixture: 'dies-on-big-messages',
     fault: 'dies on big messages',
     check: 'large-request',
-    details: /the server exited before a response to a 4 MiB request \(exit code 1\)/,
+    details: /the server exited before a response to a 32 MiB request \(exit code 1\)/,
     control: 'handshake',
   },
   {
@@ -115,6 +115,20 @@ const CASES: Case[] = [
     fault: 'decodes UTF-8 per read',
     check: 'split-bytes',
     details: /came back as "split-h\uFFFD\uFFFDllo-/,
+    control: 'handshake',
+  },
+  {
+    fixture: 'recurses-into-params',
+    fault: 'overflows its stack on deep nesting',
+    check: 'deep-nesting',
+    details: /the server exited before an answer to a request nested 100000 levels deep/,
+    control: 'handshake',
+  },
+  {
+    fixture: 'stops-after-a-flood',
+    fault: 'stops answering after a flood',
+    check: 'flood',
+    details: new RegExp(`waited ${TIMEOUT} ms for the answer to the last of 20000 requests sent at once`),
     control: 'handshake',
   },
   {

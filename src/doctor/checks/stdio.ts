@@ -2,7 +2,7 @@
 // are JSON-RPC's and run over HTTP too.
 
 import { classify } from '../../jsonrpc/messages.js';
-import { type Check, ensure, fail, skip, warn } from '../check.js';
+import { type Check, ensure, fail, skip, stillAlive, warn } from '../check.js';
 import { HttpPeer } from '../http-peer.js';
 import { describeExit } from '../peer.js';
 
@@ -89,13 +89,56 @@ export const stdioChecks: Check[] = [
   {
     id: 'large-request',
     on: 'stdio',
-    title: 'a 4 MiB request is answered',
-    rule: { source: STDIO, text: 'Messages may be large; the transport defines no size limit.' },
+    title: 'a 32 MiB request is answered',
+    rule: {
+      source: STDIO,
+      text: 'Messages may be large; the transport defines no size limit. Clients send tool arguments and resources of many MiB; 32 MiB is well above the 10 MiB some servers stop at.',
+    },
     hint: 'Do not cap lines at a small size, and keep reading linear in the message size.',
     async run(peer) {
       await peer.initialize();
-      peer.write(`${ping('large', { padding: 'x'.repeat(4 * 1024 * 1024) })}\n`);
-      await peer.response('large', 'a response to a 4 MiB request');
+      peer.write(`${ping('large', { padding: 'x'.repeat(32 * 1024 * 1024) })}\n`);
+      await peer.response('large', 'a response to a 32 MiB request');
+      return undefined;
+    },
+  },
+  {
+    id: 'deep-nesting',
+    on: 'stdio',
+    title: 'a deeply nested request is answered (or refused) and the server goes on',
+    rule: {
+      source: 'JSON-RPC 2.0 §5.1; RFC 8259 §9',
+      text: 'A parser may limit nesting, but a message it cannot take must be answered with an error, not crash the server: a recursive walk over 100,000 levels overflows the stack.',
+    },
+    hint: 'Walk parsed values without recursion (or cap the depth and answer -32600/-32602 beyond it).',
+    async run(peer) {
+      await peer.initialize();
+      const depth = 100_000;
+      peer.write(
+        `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"_meta":{"nested":${'['.repeat(depth)}${']'.repeat(depth)}}}}\n`,
+      );
+      await peer.response('deep', `an answer to a request nested ${depth} levels deep`);
+      await stillAlive(peer);
+      return undefined;
+    },
+  },
+  {
+    id: 'flood',
+    on: 'stdio',
+    title: 'after a flood of 20,000 requests the server still answers',
+    rule: {
+      source: STDIO,
+      text: 'A server answers every request; a burst is queued and answered, not a reason to stop reading or answering.',
+    },
+    hint: 'Keep reading stdin under load and answer each request (apply backpressure on the output instead of dropping state).',
+    async run(peer) {
+      await peer.initialize();
+      const count = 20_000;
+      const lines: string[] = [];
+      for (let i = 0; i < count; i++) lines.push(ping(`flood-${i}`));
+      peer.write(`${lines.join('\n')}\n`);
+      await peer.response(`flood-${count - 1}`, `the answer to the last of ${count} requests sent at once`);
+      await stillAlive(peer);
       return undefined;
     },
   },
