@@ -422,4 +422,27 @@ describe('the command line in the first hour', () => {
     assert.equal(await exited, 128 + constants.signals.SIGKILL);
     assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
   });
+
+  it('human output shows no wire fields (resultType, _meta, ttlMs, cacheScope); --json keeps them', async () => {
+    const server = ['--', process.execPath, bin, 'serve', 'everything'];
+    const commands = [
+      ['tools'],
+      ['resources'],
+      ['prompts'],
+      ['read', 'test://static-text'],
+      ['get-prompt', 'test_simple_prompt'],
+      ['call', 'test_simple_text'],
+    ];
+    for (const command of commands) {
+      const run = await mcpwire([...command, ...server]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.doesNotMatch(
+        run.stdout,
+        /resultType|_meta|ttlMs|cacheScope|io\.modelcontextprotocol/,
+        command.join(' '),
+      );
+    }
+    const json = await mcpwire(['call', 'test_simple_text', '--json', ...server]);
+    assert.match(json.stdout, /"resultType": "complete"/);
+  });
 });
