@@ -57,7 +57,13 @@ export {
 } from './jsonrpc/errors.js';
 export { McpwireError, type McpwireErrorCode } from './jsonrpc/local-errors.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from './jsonrpc/messages.js';
-export type { SendOptions, Transport, TransportHandlers } from './jsonrpc/transport.js';
+export type {
+  AuthInfo,
+  MessageInfo,
+  SendOptions,
+  Transport,
+  TransportHandlers,
+} from './jsonrpc/transport.js';
 // The protocol's shapes.
 export type { AskOptions, RequestContext } from './protocol/context.js';
 export { CapabilityError, ToolInputError } from './protocol/errors.js';
@@ -116,6 +122,7 @@ export type {
 } from './protocol/types.js';
 export { HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION } from './protocol/versions.js';
 // The server.
+export { type AuthorizationOptions, resourceServer } from './server/authorization.js';
 export { createHttpHandler, type HttpHandlerOptions, type ListenOptions, listenHttp } from './server/http.js';
 export type { PromptDefinition, PromptHandler } from './server/prompts.js';
 export type {
@@ -132,6 +139,26 @@ export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './s
 export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 // Transports.
 export { ChildProcessTransport, type ChildProcessTransportOptions } from './transport/child-process.js';
+export { formatChallenge, parseBearerChallenge } from './transport/http/auth/challenge.js';
+export {
+  type IntrospectionVerifierOptions,
+  introspectionVerifier,
+} from './transport/http/auth/introspection-verifier.js';
+export { type JwtVerifierOptions, jwtVerifier } from './transport/http/auth/jwt-verifier.js';
+export {
+  type AuthorizationServerMetadata,
+  discoverIssuerMetadata,
+  MetadataError,
+} from './transport/http/auth/metadata.js';
+export { protectedResourceMetadataHandler } from './transport/http/auth/metadata-endpoint.js';
+export {
+  type AuthVerdict,
+  InvalidTokenError,
+  type Refusal,
+  ResourceServer,
+  type ResourceServerOptions,
+  type TokenVerifier,
+} from './transport/http/auth/resource-server.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './transport/http/client-transport.js';
 export {
   type EventStore,

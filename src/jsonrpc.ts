@@ -40,7 +40,14 @@ export type {
   JsonRpcResponse,
   JsonRpcSuccessResponse,
 } from './jsonrpc/messages.js';
-export type { FrameError, SendOptions, Transport, TransportHandlers } from './jsonrpc/transport.js';
+export type {
+  AuthInfo,
+  FrameError,
+  MessageInfo,
+  SendOptions,
+  Transport,
+  TransportHandlers,
+} from './jsonrpc/transport.js';
 export { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder, type Framing } from './transport/framing/decoder.js';
 export { encodeFrame, FrameWriter } from './transport/framing/writer.js';
 export { createInMemoryPair, InMemoryTransport } from './transport/memory.js';

@@ -22,7 +22,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './messages.js';
-import type { FrameError, SendOptions, Transport } from './transport.js';
+import type { AuthInfo, FrameError, SendOptions, Transport } from './transport.js';
 
 /** MCP's name for progress, the other notification every connection understands besides cancellation. */
 export const PROGRESS_NOTIFICATION = 'notifications/progress';
@@ -62,6 +62,8 @@ export interface RequestContext {
   readonly progressToken: ProgressToken | undefined;
   /** Sends progress for this request; does nothing without a token or after the response. */
   sendProgress(progress: Progress): void;
+  /** The verified caller, when the transport authenticated the message (see MessageInfo). */
+  readonly auth: AuthInfo | undefined;
 }
 
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
@@ -136,6 +138,7 @@ class IncomingRequest implements RequestContext {
     readonly method: string,
     readonly progressToken: ProgressToken | undefined,
     private readonly connection: Connection,
+    readonly auth: AuthInfo | undefined,
   ) {}
 
   get signal(): AbortSignal {
@@ -220,7 +223,7 @@ export class Connection {
     if (this.started) return;
     this.started = true;
     this.transport.start({
-      message: (payload) => this.receive(payload),
+      message: (payload, info) => this.receive(payload, info?.auth),
       frameError: (error) => this.receiveFrameError(error),
       inputEnded: () => this.peerInputEnded(),
       closed: (reason) => this.transportClosed(reason),
@@ -347,20 +350,20 @@ export class Connection {
 
   // ---- receiving ----
 
-  private receive(payload: unknown): void {
+  private receive(payload: unknown, auth: AuthInfo | undefined): void {
     if (Array.isArray(payload)) {
-      this.receiveBatch(payload);
+      this.receiveBatch(payload, auth);
       return;
     }
-    this.receiveOne(payload, undefined);
+    this.receiveOne(payload, undefined, auth);
   }
 
   /** Handles one message; when it belongs to a batch, its response goes to `batch` instead of the wire. */
-  private receiveOne(value: unknown, batch: BatchCollector | undefined): void {
+  private receiveOne(value: unknown, batch: BatchCollector | undefined, auth: AuthInfo | undefined): void {
     const classified = classify(value);
     switch (classified.kind) {
       case 'request':
-        this.handleRequest(classified.message, batch);
+        this.handleRequest(classified.message, batch, auth);
         return;
       case 'notification':
         this.handleNotification(classified.message);
@@ -383,7 +386,7 @@ export class Connection {
     }
   }
 
-  private receiveBatch(items: unknown[]): void {
+  private receiveBatch(items: unknown[], auth: AuthInfo | undefined): void {
     if (items.length === 0) {
       this.transport.send(errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
       return;
@@ -404,7 +407,7 @@ export class Connection {
       return;
     }
     const batch = new BatchCollector((responses) => this.sendAnswer(responses));
-    for (const item of items) this.receiveOne(item, batch);
+    for (const item of items) this.receiveOne(item, batch, auth);
     batch.seal();
   }
 
@@ -444,7 +447,11 @@ export class Connection {
     }
   }
 
-  private handleRequest(message: JsonRpcRequest, batch: BatchCollector | undefined): void {
+  private handleRequest(
+    message: JsonRpcRequest,
+    batch: BatchCollector | undefined,
+    auth: AuthInfo | undefined,
+  ): void {
     const { id, method } = message;
     if (this.incoming.has(id)) {
       // Two live requests with one id cannot be told apart by their responses; refuse the second.
@@ -464,7 +471,7 @@ export class Connection {
       else this.transport.send(response);
       return;
     }
-    const state = new IncomingRequest(id, method, readProgressToken(message.params), this);
+    const state = new IncomingRequest(id, method, readProgressToken(message.params), this, auth);
     this.incoming.set(id, state);
     batch?.expect();
     const finish = (response: JsonRpcResponse) => {

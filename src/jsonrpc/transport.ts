@@ -34,9 +34,37 @@ export type FrameError =
       excerpt: string;
     };
 
+/**
+ * Who sent a message, as the transport verified it (an HTTP transport that checked a bearer token). Never
+ * the credential itself: handlers see who the caller is, not the token they could replay elsewhere.
+ */
+export interface AuthInfo {
+  /** The token's subject (`sub`): the user or machine it was issued to. */
+  readonly subject: string | undefined;
+  /** The OAuth client the token was issued to (`client_id` or `azp`). */
+  readonly clientId: string | undefined;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch. */
+  readonly expiresAt: number | undefined;
+  /** The authorization server that issued it (`iss`). */
+  readonly issuer: string | undefined;
+  /** Every claim of the token (or of its introspection), for what the fields above leave out. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** What a transport knows of one incoming message besides its content. */
+export interface MessageInfo {
+  /** The verified caller, when the transport authenticates its peer. */
+  auth?: AuthInfo;
+}
+
 export interface TransportHandlers {
-  /** One parsed frame: a message, a batch, or any JSON value (the connection validates it). */
-  message(payload: unknown): void;
+  /**
+   * One parsed frame: a message, a batch, or any JSON value (the connection validates it), with what the
+   * transport knows of who sent it.
+   */
+  message(payload: unknown, info?: MessageInfo): void;
   frameError(error: FrameError): void;
   /**
    * The peer will send nothing more, but we may still write (stdin ended, for instance). Answers to

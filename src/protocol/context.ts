@@ -2,6 +2,7 @@
 // Handlers read the negotiated version and the client's capabilities here, never from the wire.
 
 import type { JsonRpcId } from '../jsonrpc/messages.js';
+import type { AuthInfo } from '../jsonrpc/transport.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -31,6 +32,11 @@ export interface RequestContext {
    * that belongs to no session (the stateless revision) gets a fresh, empty map.
    */
   readonly sessionState: Map<unknown, unknown>;
+  /**
+   * Who is calling, when the server checks authorization (Streamable HTTP with a bearer token): subject,
+   * OAuth client, scopes and claims, never the token itself. Undefined on stdio and on an open server.
+   */
+  readonly auth: AuthInfo | undefined;
   /**
    * Reports progress if the client asked for it. Values must increase; one that does not is dropped.
    * Nothing is sent after the response.

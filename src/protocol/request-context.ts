@@ -3,6 +3,7 @@
 // how to ask the client; the handler never sees the difference.
 
 import type { JsonRpcId } from '../jsonrpc/messages.js';
+import type { AuthInfo } from '../jsonrpc/transport.js';
 import type { AskOptions, RequestContext } from './context.js';
 import { CapabilityError } from './errors.js';
 import { Method } from './methods.js';
@@ -27,6 +28,8 @@ export interface ContextSource {
   sessionState: Map<unknown, unknown>;
   /** Read only when a handler reads `context.signal` (making one costs more than the rest of a request). */
   readonly signal: AbortSignal;
+  /** The verified caller, when the transport authenticated the request (HTTP with authorization on). */
+  readonly auth: AuthInfo | undefined;
   sendProgress(update: ProgressUpdate): void;
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Sends a request to the client (or asks for it through an input_required result). */
@@ -50,6 +53,7 @@ class HandlerContext implements RequestContext {
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
   readonly sessionState: Map<unknown, unknown>;
+  readonly auth: AuthInfo | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private bound: Partial<Pick<RequestContext, 'progress' | 'log' | 'sample' | 'elicit' | 'listRoots'>> = {};
 
@@ -59,6 +63,7 @@ class HandlerContext implements RequestContext {
     this.clientCapabilities = source.clientCapabilities;
     this.clientInfo = source.clientInfo;
     this.sessionState = source.sessionState;
+    this.auth = source.auth;
   }
 
   get signal(): AbortSignal {

@@ -4,6 +4,7 @@
 
 import type { Transport } from '../jsonrpc/transport.js';
 import { type McpHttpBindingOptions, mcpHttpBinding } from '../protocol/http/binding.js';
+import { ResourceServer } from '../transport/http/auth/resource-server.js';
 import type { HttpBinding } from '../transport/http/binding.js';
 import type { ListenOptions as EndpointListenOptions, HttpListener } from '../transport/http/listen.js';
 import {
@@ -11,16 +12,39 @@ import {
   type HttpHandlerOptions as EndpointOptions,
   type HttpHandler,
 } from '../transport/http/server-handler.js';
+import { type AuthorizationOptions, resourceServer } from './authorization.js';
 
-export interface HttpHandlerOptions extends Omit<EndpointOptions, 'binding'>, McpHttpBindingOptions {
+export interface HttpHandlerOptions
+  extends Omit<EndpointOptions, 'binding' | 'authorization'>,
+    McpHttpBindingOptions {
   /** The protocol binding; MCP's unless given (then sessionVersions and paramHeaders are not used). */
   binding?: HttpBinding;
+  /**
+   * OAuth 2.1 authorization: every request needs a bearer token from a trusted issuer, meant for this
+   * server, with the scopes its method and tool need (see AuthorizationOptions). The caller reaches
+   * handlers as `context.auth`. With createHttpHandler, `resource` must be given, and the metadata
+   * (protectedResourceMetadataHandler) mounted at `resourceServer.metadataPath`.
+   */
+  authorization?: AuthorizationOptions | ResourceServer;
 }
 
-export interface ListenOptions extends Omit<EndpointListenOptions, 'binding'>, HttpHandlerOptions {}
+export interface ListenOptions
+  extends Omit<EndpointListenOptions, 'binding' | 'authorization'>,
+    HttpHandlerOptions {}
 
-function bound<T extends HttpHandlerOptions>(options: T): T & { binding: HttpBinding } {
-  return { ...options, binding: options.binding ?? mcpHttpBinding(options) };
+function bound<T extends HttpHandlerOptions>(
+  options: T,
+): Omit<T, 'authorization'> & { binding: HttpBinding } {
+  const { authorization: _, ...rest } = options;
+  return { ...rest, binding: options.binding ?? mcpHttpBinding(options) };
+}
+
+function authorizationFor(
+  options: AuthorizationOptions | ResourceServer | undefined,
+  endpointUrl?: string,
+): ResourceServer | undefined {
+  if (options === undefined || options instanceof ResourceServer) return options;
+  return resourceServer(options, endpointUrl);
 }
 
 /**
@@ -31,7 +55,10 @@ export function createHttpHandler(
   connect: (transport: Transport) => void,
   options: HttpHandlerOptions = {},
 ): HttpHandler {
-  return createEndpoint(connect, bound(options));
+  return createEndpoint(connect, {
+    ...bound(options),
+    authorization: authorizationFor(options.authorization),
+  });
 }
 
 /** Runs MCP's Streamable HTTP endpoint on a Node HTTP server of its own (127.0.0.1, a free port). */
@@ -40,5 +67,9 @@ export async function listenHttp(
   options: ListenOptions = {},
 ): Promise<HttpListener> {
   const { listenHttp: listenEndpoint } = await import('../transport/http/listen.js');
-  return listenEndpoint(connect, bound(options));
+  const { authorization } = options;
+  return listenEndpoint(connect, {
+    ...bound(options),
+    authorization: authorization && ((url: string) => authorizationFor(authorization, url)!),
+  });
 }

@@ -1,6 +1,7 @@
 // `mcpwire serve <server>`: run one of the built-in servers over stdio.
 
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { AuthorizationOptions } from '../../server/authorization.js';
 import type { McpServer } from '../../server/server.js';
 import { parseSize } from '../options.js';
 import { packageVersion } from '../package-info.js';
@@ -19,6 +20,11 @@ Options of every server:
   --http PORT              serve Streamable HTTP on PORT (0: any free port) instead of stdio
   --host ADDR              the address to bind with --http (default 127.0.0.1, which only answers
                            requests addressed to localhost)
+  --auth-issuer URL        with --http: require OAuth access tokens (JWTs) from this authorization
+                           server; the protected resource metadata is served at
+                           /.well-known/oauth-protected-resource/mcp
+  --auth-audience URI      the audience tokens must name (default: the server's own URL)
+  --auth-scopes SCOPE      a scope every request needs (repeatable, or several separated by spaces)
 
 Options of "serve fs":
   --root DIR               an allowed directory (repeatable; default: the current directory)
@@ -47,12 +53,57 @@ const TRANSPORT_OPTIONS = {
   http: { type: 'string' },
   host: { type: 'string' },
   'max-message-size': { type: 'string' },
+  'auth-issuer': { type: 'string' },
+  'auth-audience': { type: 'string' },
+  'auth-scopes': { type: 'string', multiple: true },
 } as const;
 
 interface TransportValues {
   http?: string;
   host?: string;
   'max-message-size'?: string;
+  'auth-issuer'?: string;
+  'auth-audience'?: string;
+  'auth-scopes'?: string[];
+}
+
+/** The --auth-* options as authorization, or undefined when none is given (checked for sense here). */
+function authorizationOf(values: TransportValues): AuthorizationOptions | undefined {
+  const issuer = values['auth-issuer'];
+  const audience = values['auth-audience'];
+  const scopes = (values['auth-scopes'] ?? []).flatMap((s) => s.split(/[\s,]+/)).filter(Boolean);
+  if (issuer === undefined) {
+    if (audience !== undefined || scopes.length > 0) {
+      throw new UsageError('--auth-audience and --auth-scopes go with --auth-issuer URL');
+    }
+    return undefined;
+  }
+  if (values.http === undefined) {
+    throw new UsageError(
+      '--auth-issuer goes with --http PORT',
+      'Authorization is for remote servers; a stdio server gets its credentials from its environment.',
+    );
+  }
+  for (const [flag, value] of [
+    ['--auth-issuer', issuer],
+    ['--auth-audience', audience],
+  ] as const) {
+    if (value === undefined) continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new UsageError(`${flag} takes an absolute URL; got "${value}"`);
+    }
+    if (url.protocol !== 'https:' && !isLoopback(url.hostname)) {
+      throw new UsageError(`${flag} must be an https URL (http only on loopback); got "${value}"`);
+    }
+  }
+  return { issuer, resource: audience, requiredScopes: scopes.length > 0 ? scopes : undefined };
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -83,6 +134,7 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
   const maxMessageSize = values['max-message-size']
     ? parseSize(values['max-message-size'], '--max-message-size')
     : undefined;
+  const authorization = authorizationOf(values);
   if (values.http === undefined) {
     if (values.host !== undefined) throw new UsageError('--host goes with --http PORT');
     server.serveStdio({ maxMessageSize });
@@ -94,7 +146,12 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
   }
   let listener: Awaited<ReturnType<McpServer['serveHttp']>>;
   try {
-    listener = await server.serveHttp({ port, host: values.host, maxBodySize: maxMessageSize });
+    listener = await server.serveHttp({
+      port,
+      host: values.host,
+      maxBodySize: maxMessageSize,
+      authorization,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -105,6 +162,11 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
     );
   }
   process.stderr.write(`mcpwire serve ${name}: listening on ${listener.url}\n`);
+  if (authorization) {
+    process.stderr.write(
+      `mcpwire serve ${name}: tokens from ${authorization.issuer} required; metadata at ${new URL(listener.url).origin}/.well-known/oauth-protected-resource${new URL(listener.url).pathname}\n`,
+    );
+  }
   const stop = () => void listener.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

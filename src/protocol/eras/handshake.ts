@@ -7,6 +7,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
+import type { AuthInfo } from '../../jsonrpc/transport.js';
 import { codecFor, type RevisionCodec } from '../codec.js';
 import type { AskOptions } from '../context.js';
 import { invalidParams, ToolInputError } from '../errors.js';
@@ -172,6 +173,9 @@ class HandshakeRequestSource implements ContextSource {
   }
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+  get auth(): AuthInfo | undefined {
+    return this.request.auth;
   }
 
   sendProgress(update: { progress: number; total?: number; message?: string }): void {

@@ -70,6 +70,7 @@ export class StatelessEra implements ServerEra {
       get signal() {
         return ctx.signal;
       },
+      auth: ctx.auth,
       sendProgress: (update) => ctx.sendProgress(update),
       log: (level, data, logger) => {
         // Logging is per request here: only when the request asked for it, at its level.

@@ -1,13 +1,20 @@
 // Runs the Streamable HTTP handler on its own Node HTTP server. Binds 127.0.0.1 unless told otherwise,
 // and then only answers requests addressed to localhost.
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { Transport } from '../../jsonrpc/transport.js';
+import { protectedResourceMetadataHandler } from './auth/metadata-endpoint.js';
+import type { ResourceServer } from './auth/resource-server.js';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './server-handler.js';
 
-export interface ListenOptions extends HttpHandlerOptions {
+export interface ListenOptions extends Omit<HttpHandlerOptions, 'authorization'> {
+  /**
+   * Authorization (see HttpHandlerOptions), or a function that makes it from the endpoint's URL once the
+   * port is known (the URL is the resource's canonical URI unless told otherwise).
+   */
+  authorization?: ResourceServer | ((endpointUrl: string) => ResourceServer);
   port?: number;
   host?: string;
   /** The path of the MCP endpoint ("/mcp"). */
@@ -28,13 +35,32 @@ export async function listenHttp(
   const host = options.host ?? '127.0.0.1';
   const endpoint = options.path ?? '/mcp';
   const local = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  // The endpoint's URL is known once the port is: authorization may need it as the resource's URI, so
+  // the handler is made then. Nothing can arrive before (the server is not listening yet).
+  let route: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  const server = createServer((request, response) => route?.(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${endpoint}`;
+  const authorization =
+    typeof options.authorization === 'function' ? options.authorization(url) : options.authorization;
   const handler = createHttpHandler(connect, {
     ...options,
+    authorization,
     // Bound to all interfaces, any Host is legitimate unless the user restricts it.
     originPolicy: options.originPolicy ?? (local ? undefined : { allowedOrigins: undefined }),
   });
-  const server = createServer((request, response) => {
+  const metadata = authorization ? protectedResourceMetadataHandler(authorization) : undefined;
+  route = (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (metadata && path === authorization?.metadataPath) {
+      metadata(request, response);
+      return;
+    }
     if (path !== endpoint) {
       response.writeHead(404, { 'Content-Type': 'application/json' }).end(
         JSON.stringify({
@@ -46,17 +72,11 @@ export async function listenHttp(
       return;
     }
     void handler(request, response);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  };
   return {
     server,
     handler,
-    url: `http://${shownHost}:${address.port}${endpoint}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         handler.closeAll();

@@ -11,8 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
-import type { Transport } from '../../jsonrpc/transport.js';
+import type { AuthInfo, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
+import { principalOf, type Refusal, type ResourceServer } from './auth/resource-server.js';
 import type { HttpBinding } from './binding.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
@@ -41,6 +42,11 @@ export interface HttpHandlerOptions {
   jsonResponse?: boolean;
   /** The SSE `retry` hint, in ms (1000). */
   retryInterval?: number;
+  /**
+   * Turns authorization on: every request needs a bearer token the resource server accepts, and a session
+   * can be used only by the caller that opened it.
+   */
+  authorization?: ResourceServer;
 }
 
 export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) => Promise<void>) & {
@@ -59,6 +65,9 @@ export function createHttpHandler(
 ): HttpHandler {
   const { binding } = options;
   const sessions = new Map<string, HttpSessionTransport>();
+  const { authorization } = options;
+  /** The caller that opened each session, when authorization is on: nobody else may use it. */
+  const owners = new WeakMap<HttpSessionTransport, string | undefined>();
   const policy = options.originPolicy ?? localPolicy();
   const maxBody = options.maxBodySize ?? 4 * 1024 * 1024;
   const versions = binding.sessionVersions;
@@ -99,9 +108,13 @@ export function createHttpHandler(
       .end(JSON.stringify(errorBody(message, code, id)));
   };
 
+  const refuse = (response: ServerResponse, refusal: Refusal) =>
+    reply(response, refusal.status, refusal.description, ErrorCode.InvalidRequest, refusal.headers);
+
   const findSession = (
     request: IncomingMessage,
     response: ServerResponse,
+    auth: AuthInfo | undefined,
   ): HttpSessionTransport | undefined => {
     const id = request.headers['mcp-session-id'];
     if (typeof id !== 'string' || id === '') {
@@ -118,6 +131,15 @@ export function createHttpHandler(
       );
       return undefined;
     }
+    if (authorization && owners.get(session) !== principalOf(auth)) {
+      // A session id is no credential: one that leaked must not hand the session to another caller.
+      reply(
+        response,
+        403,
+        'Forbidden: this session was opened by another caller; initialize a session of your own',
+      );
+      return undefined;
+    }
     const version = request.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !versions.includes(version)) {
       reply(
@@ -130,7 +152,7 @@ export function createHttpHandler(
     return session;
   };
 
-  const post = async (request: IncomingMessage, response: ServerResponse) => {
+  const post = async (request: IncomingMessage, response: ServerResponse, auth: AuthInfo | undefined) => {
     const type = String(request.headers['content-type'] ?? '');
     if (!type.toLowerCase().startsWith('application/json')) {
       reply(
@@ -186,7 +208,15 @@ export function createHttpHandler(
       reply(response, 400, `Invalid Request: ${invalid.reason}`);
       return;
     }
-    if (standalone(request, response, body, acceptsSse)) return;
+    if (auth && authorization) {
+      const refusal = authorization.checkScopes(auth, body);
+      if (refusal) {
+        refuse(response, refusal);
+        return;
+      }
+    }
+    const info: MessageInfo | undefined = auth ? { auth } : undefined;
+    if (standalone(request, response, body, acceptsSse, info)) return;
     const opening = classified.find((c) => c.kind === 'request' && binding.opensSession(c.message));
     let session: HttpSessionTransport | undefined;
     if (opening?.kind === 'request') {
@@ -217,14 +247,15 @@ export function createHttpHandler(
         },
       });
       sessions.set(session.sessionId, session);
+      owners.set(session, principalOf(auth));
       session.openedBy(opening.message.id);
       sweepLater();
       connect(session);
     } else {
-      session = findSession(request, response);
+      session = findSession(request, response, auth);
       if (!session) return;
     }
-    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode);
+    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode, info);
   };
 
   /**
@@ -236,6 +267,7 @@ export function createHttpHandler(
     response: ServerResponse,
     body: unknown,
     acceptsSse: boolean,
+    info: MessageInfo | undefined,
   ): boolean => {
     const decision = binding.standalone(body, (name) => headerValue(request, name));
     if (!decision) return false;
@@ -245,7 +277,9 @@ export function createHttpHandler(
       response.writeHead(202).end();
     } else {
       // An Mcp-Session-Id header is ignored here: the exchange belongs to no session.
-      connect(new StatelessExchangeTransport(body, decision.id, response, acceptsSse, binding.answerStatus));
+      connect(
+        new StatelessExchangeTransport(body, decision.id, response, acceptsSse, binding.answerStatus, info),
+      );
     }
     return true;
   };
@@ -258,16 +292,26 @@ export function createHttpHandler(
         request.resume();
         return;
       }
+      let auth: AuthInfo | undefined;
+      if (authorization) {
+        const verdict = await authorization.authenticate(headerValue(request, 'authorization'));
+        if ('refusal' in verdict) {
+          refuse(response, verdict.refusal);
+          request.resume();
+          return;
+        }
+        auth = verdict.auth;
+      }
       switch (request.method) {
         case 'POST':
-          await post(request, response);
+          await post(request, response, auth);
           return;
         case 'GET': {
           if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
             reply(response, 406, 'Not Acceptable: a GET must accept text/event-stream');
             return;
           }
-          const session = findSession(request, response);
+          const session = findSession(request, response, auth);
           if (!session) return;
           const lastEventId = request.headers['last-event-id'];
           await session.handleGet(
@@ -278,7 +322,7 @@ export function createHttpHandler(
           return;
         }
         case 'DELETE': {
-          const session = findSession(request, response);
+          const session = findSession(request, response, auth);
           if (!session) return;
           session.finish({ message: 'the client ended the session' });
           sessions.delete(session.sessionId);

@@ -14,7 +14,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
-import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import type { EventStore } from './event-store.js';
 import { formatSseEvent } from './sse.js';
@@ -101,6 +101,7 @@ export class HttpSessionTransport implements Transport {
     response: ServerResponse,
     headers: Record<string, string>,
     mode: 'sse' | 'json' = this.options.jsonResponse ? 'json' : 'sse',
+    info?: MessageInfo,
   ): Promise<void> {
     this.lastActivity = performance.now();
     const items = Array.isArray(body) ? body : [body];
@@ -110,7 +111,7 @@ export class HttpSessionTransport implements Transport {
     });
     if (requestIds.length === 0) {
       response.writeHead(202, headers).end();
-      this.handlers?.message(body);
+      this.handlers?.message(body, info);
       return;
     }
     // An id already in flight on this session is refused on this POST, before the connection sees it:
@@ -155,7 +156,7 @@ export class HttpSessionTransport implements Transport {
       // The client went away: an SSE stream can be resumed later; a JSON answer is lost.
       if (stream.response === response) stream.response = undefined;
     });
-    this.handlers?.message(body);
+    this.handlers?.message(body, info);
   }
 
   /** A GET: the stream for messages that belong to no request, or the resumption of a lost stream. */

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
-import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import { formatSseEvent } from './sse.js';
 
@@ -24,6 +24,8 @@ export class StatelessExchangeTransport implements Transport {
     private readonly acceptsSse: boolean,
     /** The HTTP status of the answer (the binding's: some errors are 400 or 404 in this revision). */
     private readonly statusOf: (payload: JsonRpcPayload) => number,
+    /** Who sent the request, when the endpoint authenticated it. */
+    private readonly info?: MessageInfo,
   ) {
     response.on('close', () => {
       if (!response.writableFinished) this.finish({ message: 'the client closed the response stream' });
@@ -32,7 +34,7 @@ export class StatelessExchangeTransport implements Transport {
 
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
-    handlers.message(this.request);
+    handlers.message(this.request, this.info);
   }
 
   send(payload: JsonRpcPayload, options?: SendOptions): void {

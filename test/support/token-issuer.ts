@@ -1,0 +1,92 @@
+// A minimal token issuer for the resource-server tests: its own signing keys, RFC 8414 metadata and a
+// JWK Set on 127.0.0.1, and a function that mints whatever access token a test needs, including the
+// broken ones (expired, not yet valid, wrong audience or issuer, foreign key, `alg: none`). The real
+// authorization server (oidc-provider, authorization-server.ts) issues only good tokens; the refusals
+// need tokens no real server would issue.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+
+export interface MintOptions {
+  audience?: string | string[];
+  issuer?: string;
+  subject?: string;
+  scope?: string;
+  /** Seconds from now (negative: already expired). */
+  expiresIn?: number;
+  /** Seconds from now the token becomes valid. */
+  notBefore?: number;
+  /** Sign with a key the issuer does not publish. */
+  foreignKey?: boolean;
+  /** Name a key id the issuer does not publish (signed with the real key). */
+  kid?: string;
+  clientId?: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface TokenIssuer {
+  issuer: string;
+  /** How many times the JWK Set was fetched. */
+  jwksFetches(): number;
+  mint(options?: MintOptions): Promise<string>;
+  /** An unsecured JWT (`alg: none`) with the right claims. */
+  unsigned(options?: MintOptions): string;
+  close(): Promise<void>;
+}
+
+export async function startTokenIssuer(): Promise<TokenIssuer> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const foreign = await generateKeyPair('RS256');
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', use: 'sig', alg: 'RS256' };
+  let fetches = 0;
+  let issuer = '';
+  const server: Server = createServer((request, response) => {
+    const json = (value: unknown) =>
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+    if (request.url === '/.well-known/oauth-authorization-server') {
+      json({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` });
+    } else if (request.url === '/jwks') {
+      fetches++;
+      json({ keys: [jwk] });
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const claims = (options: MintOptions) => {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      iss: options.issuer ?? issuer,
+      sub: options.subject ?? 'alice',
+      aud: options.audience,
+      client_id: options.clientId ?? 'test-client',
+      scope: options.scope ?? '',
+      iat: now,
+      exp: now + (options.expiresIn ?? 300),
+      ...(options.notBefore !== undefined ? { nbf: now + options.notBefore } : {}),
+      ...options.extra,
+    };
+  };
+  return {
+    issuer,
+    jwksFetches: () => fetches,
+    async mint(options = {}) {
+      const key = options.foreignKey ? foreign.privateKey : privateKey;
+      return new SignJWT(claims(options))
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
+        .sign(key);
+    },
+    unsigned(options = {}) {
+      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      return `${part({ alg: 'none', typ: 'at+jwt' })}.${part(claims(options))}.`;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
