@@ -18,7 +18,9 @@ export type McpwireErrorCode =
   | 'PAGINATION_LOOP'
   | 'ROUTING'
   | 'CONFIG'
-  | 'SERVER_UNAVAILABLE';
+  | 'SERVER_UNAVAILABLE'
+  | 'AUTHORIZATION'
+  | 'LOGIN_REQUIRED';
 
 export class McpwireError extends Error {
   override readonly name: string = 'McpwireError';

@@ -108,3 +108,13 @@ export function excerpt(body: string, max = 120): string {
   const flat = body.replace(/\s+/g, ' ').trim();
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
 }
+
+/** The authorization flow failed (a login is needed, a metadata or token problem): one sentence and a fix. */
+export function authorizationFailure(url: string | URL, error: unknown): CloseReason {
+  const code = (error as { code?: string }).code;
+  const reason: CloseReason = { message: (error as Error).message ?? String(error), cause: error };
+  if (code === 'LOGIN_REQUIRED') reason.hint = `Log in first: mcpwire login ${String(url)}`;
+  else
+    reason.hint = "Check the server's authorization settings, or log in again: mcpwire login " + String(url);
+  return reason;
+}

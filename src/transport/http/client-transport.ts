@@ -11,7 +11,8 @@ import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { fixedRetry, type RetryPolicy } from '../retry.js';
-import { failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
+import type { HttpAuthorization } from './auth/oauth-client.js';
+import { authorizationFailure, failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
 import { type HttpAnswer, HttpRequester } from './http-request.js';
 import { readResumable } from './resumable-stream.js';
 
@@ -36,7 +37,15 @@ export interface HttpClientTransportOptions {
    * nothing and delivers nothing more.
    */
   fallback?: (payload: JsonRpcPayload, status: number) => boolean;
+  /**
+   * Authorizes every request (an OAuthClient): its header goes on each request, and a 401 or 403 is put
+   * to it; when it has a new token, the request is sent again.
+   */
+  authorization?: HttpAuthorization;
 }
+
+/** How many times one message is sent again after its authorization was refused and renewed. */
+const MAX_AUTHORIZATION_RETRIES = 3;
 
 /** 4xx answers that say something about the request itself, never that the transport is the wrong one. */
 const NOT_A_FALLBACK = new Set([401, 403, 407, 408, 413, 429]);
@@ -61,6 +70,8 @@ export class HttpClientTransport implements Transport {
   /** Whether a session message was ever accepted: only the first one may fall back. */
   private accepted = false;
   private readonly requester = new HttpRequester();
+  /** The Authorization header of the last request, for the GETs and DELETE that follow it. */
+  private authHeader: string | undefined;
   private readonly endpoint: URL;
 
   constructor(
@@ -135,6 +146,7 @@ export class HttpClientTransport implements Transport {
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
+    if (this.authHeader) headers.Authorization = this.authHeader;
     if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
     if (this.protocolVersion) headers['MCP-Protocol-Version'] = this.protocolVersion;
     return headers;
@@ -145,8 +157,18 @@ export class HttpClientTransport implements Transport {
     requestIds: JsonRpcId[],
     headers: Record<string, string>,
     options: SendOptions | undefined,
+    attempt = 0,
   ): Promise<void> {
     const standalone = options?.standalone === true;
+    const { authorization } = this.options;
+    if (authorization) {
+      try {
+        this.authHeader = await authorization.authorization();
+      } catch (error) {
+        return this.finish(authorizationFailure(this.url, error));
+      }
+      if (this.authHeader) headers = { ...headers, Authorization: this.authHeader };
+    }
     const controller = new AbortController();
     this.controllers.add(controller);
     // The sender giving up on a standalone request closes its POST: the server takes that as cancellation.
@@ -171,6 +193,18 @@ export class HttpClientTransport implements Transport {
         const status = response.status;
         // A server that cannot be used as it is (it wants authorization, say) ends the transport: every
         // request would be refused the same way, and the reason is worth one clear sentence, not one each.
+        if ((status === 401 || status === 403) && authorization && attempt < MAX_AUTHORIZATION_RETRIES) {
+          let again: boolean;
+          try {
+            again = await authorization.refused({
+              status,
+              wwwAuthenticate: response.headers.get('www-authenticate'),
+            });
+          } catch (error) {
+            return this.finish(authorizationFailure(this.url, error));
+          }
+          if (again) return this.post(payload, requestIds, headers, options, attempt + 1);
+        }
         if (status === 401 || status === 403) return this.finish(httpRefusal(this.url, response, text));
         // An error may come with a 4xx status and the JSON-RPC error as the body.
         if (this.deliverErrorBody(body, requestIds[0])) return;

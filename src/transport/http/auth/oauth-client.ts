@@ -1,0 +1,531 @@
+// An MCP client as an OAuth 2.1 client (MCP basic/authorization, 2025-06-18 and later). It gives the HTTP
+// transport the Authorization header of every request and, when a request is refused, finds out what to
+// do: a 401 sends it to the protected resource metadata (RFC 9728: the challenge's resource_metadata,
+// then the well-known URIs), to the authorization server's metadata (RFC 8414 / OpenID, issuer checked),
+// to a client registration (pre-registered, Client ID Metadata Document, or dynamic registration RFC
+// 7591, in that order), and to a token: refreshed when it can be, else by the authorization code grant
+// with PKCE S256 and the `resource` parameter (RFC 8707), the redirect checked for `state` and `iss`
+// (RFC 9207), or by client credentials for a machine. A 403 insufficient_scope asks again with the scope
+// the server named (step-up). One refresh is shared by every request that needs it at once.
+
+import { McpwireError } from '../../../jsonrpc/local-errors.js';
+import { parseBearerChallenge } from './challenge.js';
+import {
+  type AuthorizationServerMetadata,
+  discoverIssuerMetadata,
+  fetchJson,
+  MetadataError,
+} from './metadata.js';
+import { createPkce, randomState } from './pkce.js';
+import {
+  type AuthRecord,
+  InMemoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './token-store.js';
+
+/** What the HTTP transport asks of whatever authorizes its requests. */
+export interface HttpAuthorization {
+  /** The Authorization header value for the next request (a token refreshed first when about to expire). */
+  authorization(): string | undefined | Promise<string | undefined>;
+  /** A request was refused (401 or 403): resolves true when it should be sent again with a new header. */
+  refused(refusal: AuthRefusal): Promise<boolean>;
+}
+
+export interface AuthRefusal {
+  status: number;
+  wwwAuthenticate: string | null;
+}
+
+/** No usable token, and no way to ask a person for one here: the fix is to log in. */
+export class LoginRequiredError extends McpwireError {
+  override readonly name = 'LoginRequiredError';
+  constructor(
+    readonly resource: string,
+    readonly issuer: string | undefined,
+    reason: string,
+  ) {
+    super('LOGIN_REQUIRED', `${resource} needs a login${issuer ? ` at ${issuer}` : ''}: ${reason}`);
+  }
+}
+
+/** The authorization flow failed: a metadata, registration, redirect or token problem, said in a sentence. */
+export class AuthorizationError extends McpwireError {
+  override readonly name = 'AuthorizationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('AUTHORIZATION', message, options);
+  }
+}
+
+export interface OAuthClientOptions {
+  /** The MCP server's URL: its canonical URI is the `resource` of every request (RFC 8707). */
+  server: string | URL;
+  /** Where credentials are kept (in memory unless given). */
+  store?: TokenStore;
+  /** 'authorization_code' (a person logs in; the default) or 'client_credentials' (a machine). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A client registered beforehand at the authorization server. */
+  clientId?: string;
+  clientSecret?: string;
+  /** client_secret_basic (default with a secret), client_secret_post, or none. */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** An https URL whose document describes this client (Client ID Metadata Document), used when the authorization server supports it. */
+  clientMetadataUrl?: string;
+  /** The name dynamic registration gives (mcpwire). */
+  clientName?: string;
+  /** The redirect URI of the authorization code grant (a loopback URL for a command-line client). */
+  redirectUri?: string;
+  /**
+   * Shows the authorization URL to the person (opens a browser) and resolves with the URL the browser was
+   * sent back to. Without it, a login that needs a person fails with LoginRequiredError.
+   */
+  authorize?: (authorizationUrl: URL) => Promise<URL | string>;
+  /** The scope to ask for; by default what the server's challenge or metadata names. */
+  scope?: string;
+  /** Steps up (403 insufficient_scope) at most this many times in a row before giving up (2). */
+  maxStepUps?: number;
+  /** Seconds before its expiry that an access token is refreshed (30). */
+  refreshSkew?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+interface Discovered {
+  issuer: string;
+  metadata: AuthorizationServerMetadata;
+  scopesSupported: string[] | undefined;
+}
+
+export class OAuthClient implements HttpAuthorization {
+  readonly resource: string;
+  private readonly store: TokenStore;
+  private readonly fetch: typeof fetch;
+  private readonly now: () => number;
+  private record: AuthRecord | undefined;
+  private loaded: Promise<void> | undefined;
+  private refreshing: Promise<boolean> | undefined;
+  private recovering: Promise<boolean> | undefined;
+  private discovered: Discovered | undefined;
+  private stepUps = 0;
+
+  constructor(readonly options: OAuthClientOptions) {
+    this.resource = canonicalResource(options.server);
+    this.store = options.store ?? new InMemoryTokenStore();
+    this.fetch = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The header for the next request: the stored token, refreshed first when it is about to expire. */
+  authorization(): string | undefined | Promise<string | undefined> {
+    if (!this.loaded) {
+      this.loaded = this.store.load(this.resource).then((record) => {
+        this.record = record;
+      });
+      return this.loaded.then(() => this.authorization());
+    }
+    const tokens = this.record?.tokens;
+    if (!tokens) return undefined;
+    const skew = (this.options.refreshSkew ?? 30) * 1000;
+    if (tokens.expires_at !== undefined && tokens.expires_at - skew <= this.now() && tokens.refresh_token) {
+      return this.refresh().then(() => this.header());
+    }
+    return this.header();
+  }
+
+  private header(): string | undefined {
+    const token = this.record?.tokens?.access_token;
+    return token ? `Bearer ${token}` : undefined;
+  }
+
+  /**
+   * What to do about a refused request. Concurrent refusals share one recovery, so that ten requests
+   * refused at once cause one refresh or one login, not ten.
+   */
+  refused(refusal: AuthRefusal): Promise<boolean> {
+    const sent = this.header();
+    this.recovering ??= this.recover(refusal, sent).finally(() => {
+      this.recovering = undefined;
+    });
+    return this.recovering;
+  }
+
+  private async recover(refusal: AuthRefusal, sent: string | undefined): Promise<boolean> {
+    await this.authorization();
+    // Another request's recovery already replaced the token this one was sent with: try again with it.
+    if (sent !== undefined && this.header() !== sent) return true;
+    const challenge = parseBearerChallenge(refusal.wwwAuthenticate) ?? {};
+    if (refusal.status === 403) {
+      if (challenge.error !== 'insufficient_scope') return false;
+      if (++this.stepUps > (this.options.maxStepUps ?? 2)) {
+        throw new AuthorizationError(
+          `${this.resource} still refuses for want of scope after ${this.stepUps - 1} step-ups (it asked for "${challenge.scope ?? ''}")`,
+        );
+      }
+      await this.obtain(challenge, mergeScopes(this.record?.tokens?.scope, challenge.scope));
+      return true;
+    }
+    if (refusal.status !== 401) return false;
+    this.stepUps = 0;
+    // A token that was sent and refused is worth a refresh first; with no token, go straight to a grant.
+    if (sent !== undefined && this.record?.tokens?.refresh_token && (await this.refresh())) return true;
+    await this.obtain(challenge, this.options.scope ?? challenge.scope);
+    return true;
+  }
+
+  /** Refreshes the access token; false when that is not possible (no refresh token, refused). */
+  private refresh(): Promise<boolean> {
+    this.refreshing ??= this.doRefresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<boolean> {
+    const record = this.record;
+    const refreshToken = record?.tokens?.refresh_token;
+    if (!record?.client || !refreshToken) return false;
+    let metadata: AuthorizationServerMetadata;
+    try {
+      metadata = (await this.discoverIssuer(record.issuer)).metadata;
+    } catch {
+      return false;
+    }
+    const answer = await this.tokenRequest(metadata, record.client, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      resource: this.resource,
+    }).catch(() => undefined);
+    if (!answer) {
+      // A refresh token that no longer works is dropped: the next step is a new grant.
+      delete record.tokens;
+      await this.store.save(record);
+      return false;
+    }
+    // A server that does not rotate refresh tokens sends none back: the old one stays good.
+    answer.refresh_token ??= refreshToken;
+    answer.scope ??= record.tokens?.scope;
+    record.tokens = answer;
+    await this.store.save(record);
+    return true;
+  }
+
+  /** A new token by a grant: discovery, registration, then the grant itself. */
+  private async obtain(challenge: Record<string, string>, requested: string | undefined): Promise<void> {
+    const found = await this.discover(challenge.resource_metadata);
+    const { issuer, metadata } = found;
+    let record = this.record;
+    if (!record || record.issuer !== issuer) {
+      // Credentials belong to the authorization server that issued them: another one starts afresh.
+      record = { resource: this.resource, issuer };
+    }
+    const scope = requested ?? found.scopesSupported?.join(' ');
+    const withOffline =
+      scope && metadata.scopes_supported?.includes('offline_access') && !/\boffline_access\b/.test(scope)
+        ? `${scope} offline_access`
+        : scope;
+    record.client ??= await this.register(metadata);
+    if ((this.options.grant ?? 'authorization_code') === 'client_credentials') {
+      record.tokens = await this.tokenRequest(metadata, record.client, {
+        grant_type: 'client_credentials',
+        resource: this.resource,
+        ...(scope ? { scope } : {}),
+      });
+    } else {
+      record.tokens = await this.authorizationCode(issuer, metadata, record.client, withOffline);
+    }
+    this.record = record;
+    await this.store.save(record);
+  }
+
+  private async authorizationCode(
+    issuer: string,
+    metadata: AuthorizationServerMetadata,
+    client: StoredClient,
+    scope: string | undefined,
+  ): Promise<StoredTokens> {
+    if (!metadata.authorization_endpoint) {
+      throw new AuthorizationError(`the authorization server ${issuer} names no authorization_endpoint`);
+    }
+    // MCP: a client must refuse to go on when PKCE S256 support is not advertised.
+    if (!metadata.code_challenge_methods_supported?.includes('S256')) {
+      throw new AuthorizationError(
+        `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
+      );
+    }
+    const redirectUri = client.redirect_uri ?? this.options.redirectUri;
+    if (!redirectUri) throw new AuthorizationError('the authorization code grant needs a redirectUri');
+    if (!this.options.authorize) {
+      throw new LoginRequiredError(this.resource, issuer, 'no stored token can be used');
+    }
+    const pkce = createPkce();
+    const state = randomState();
+    const url = new URL(metadata.authorization_endpoint);
+    const params: Record<string, string> = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
+      state,
+      resource: this.resource,
+    };
+    if (scope) params.scope = scope;
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    const back = new URL(String(await this.options.authorize(url)));
+    const answer = back.searchParams;
+    if (answer.get('state') !== state) {
+      throw new AuthorizationError(
+        'the authorization redirect does not carry the state this login sent; it is refused',
+      );
+    }
+    // RFC 9207: a present `iss` must be the issuer, exactly; one that the server promises must be present.
+    const iss = answer.get('iss');
+    if (iss !== null && iss !== issuer) {
+      throw new AuthorizationError(
+        `the authorization redirect names issuer "${iss}", not "${issuer}"; it is refused`,
+      );
+    }
+    if (iss === null && metadata.authorization_response_iss_parameter_supported === true) {
+      throw new AuthorizationError(
+        `the authorization redirect lacks the iss parameter that ${issuer} promises; it is refused`,
+      );
+    }
+    const error = answer.get('error');
+    if (error) {
+      const description = answer.get('error_description');
+      throw new AuthorizationError(
+        `the authorization server refused: ${error}${description ? ` (${description})` : ''}`,
+      );
+    }
+    const code = answer.get('code');
+    if (!code) throw new AuthorizationError('the authorization redirect carries no code');
+    return this.tokenRequest(metadata, client, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: pkce.verifier,
+      resource: this.resource,
+    });
+  }
+
+  /** A client id: pre-registered, a metadata document URL, or dynamically registered, in that order. */
+  private async register(metadata: AuthorizationServerMetadata): Promise<StoredClient> {
+    const { options } = this;
+    if (options.clientId) {
+      return {
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+        token_endpoint_auth_method:
+          options.tokenEndpointAuthMethod ?? (options.clientSecret ? chooseSecretMethod(metadata) : 'none'),
+        redirect_uri: options.redirectUri,
+      };
+    }
+    if (options.clientMetadataUrl && metadata.client_id_metadata_document_supported === true) {
+      return {
+        client_id: options.clientMetadataUrl,
+        token_endpoint_auth_method: 'none',
+        redirect_uri: options.redirectUri,
+      };
+    }
+    if (!metadata.registration_endpoint) {
+      throw new AuthorizationError(
+        `the authorization server ${metadata.issuer} offers no way to register this client (no client metadata document support, no registration_endpoint); pass a pre-registered client id`,
+      );
+    }
+    const machine = options.grant === 'client_credentials';
+    const request = {
+      client_name: options.clientName ?? 'mcpwire',
+      application_type: machine ? 'web' : 'native',
+      grant_types: machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+      response_types: machine ? [] : ['code'],
+      redirect_uris: machine || !options.redirectUri ? [] : [options.redirectUri],
+      token_endpoint_auth_method: machine ? 'client_secret_basic' : 'none',
+    };
+    const response = await this.fetch(metadata.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(request),
+    });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok || typeof body.client_id !== 'string') {
+      throw new AuthorizationError(
+        `registration at ${metadata.registration_endpoint} failed (HTTP ${response.status}${typeof body.error === 'string' ? `: ${body.error}` : ''})`,
+      );
+    }
+    return {
+      client_id: body.client_id,
+      client_secret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
+      token_endpoint_auth_method:
+        typeof body.token_endpoint_auth_method === 'string'
+          ? body.token_endpoint_auth_method
+          : request.token_endpoint_auth_method,
+      redirect_uri: options.redirectUri,
+    };
+  }
+
+  private async tokenRequest(
+    metadata: AuthorizationServerMetadata,
+    client: StoredClient,
+    params: Record<string, string>,
+  ): Promise<StoredTokens> {
+    if (!metadata.token_endpoint) throw new AuthorizationError(`${metadata.issuer} names no token_endpoint`);
+    const body = new URLSearchParams(params);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Accept: 'application/json',
+    };
+    const method =
+      client.token_endpoint_auth_method ?? (client.client_secret ? 'client_secret_basic' : 'none');
+    if (method === 'client_secret_basic' && client.client_secret !== undefined) {
+      const pair = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`;
+      headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    } else {
+      body.set('client_id', client.client_id);
+      if (method === 'client_secret_post' && client.client_secret !== undefined) {
+        body.set('client_secret', client.client_secret);
+      }
+    }
+    const response = await this.fetch(metadata.token_endpoint, { method: 'POST', headers, body });
+    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok || typeof answer.access_token !== 'string') {
+      const error = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
+      const description =
+        typeof answer.error_description === 'string' ? ` (${answer.error_description})` : '';
+      throw new AuthorizationError(
+        `the token endpoint of ${metadata.issuer} refused the ${params.grant_type} grant: ${error}${description}`,
+      );
+    }
+    const tokens: StoredTokens = { access_token: answer.access_token };
+    if (typeof answer.token_type === 'string') tokens.token_type = answer.token_type;
+    if (typeof answer.refresh_token === 'string') tokens.refresh_token = answer.refresh_token;
+    if (typeof answer.expires_in === 'number') tokens.expires_at = this.now() + answer.expires_in * 1000;
+    if (typeof answer.scope === 'string') tokens.scope = answer.scope;
+    else if (params.scope) tokens.scope = params.scope;
+    return tokens;
+  }
+
+  /** The protected resource's metadata, then its authorization server's. */
+  private async discover(announced: string | undefined): Promise<Discovered> {
+    if (this.discovered && !announced) return this.discovered;
+    const resourceMetadata = await this.resourceMetadata(announced);
+    const servers = resourceMetadata.authorization_servers;
+    if (!Array.isArray(servers) || typeof servers[0] !== 'string') {
+      throw new AuthorizationError(
+        `the protected resource metadata of ${this.resource} lists no authorization_servers`,
+      );
+    }
+    const found = await this.discoverIssuer(servers[0]);
+    const supported = resourceMetadata.scopes_supported;
+    found.scopesSupported = Array.isArray(supported)
+      ? supported.filter((s): s is string => typeof s === 'string')
+      : undefined;
+    this.discovered = found;
+    return found;
+  }
+
+  private async discoverIssuer(issuer: string): Promise<Discovered> {
+    if (this.discovered?.issuer === issuer) return this.discovered;
+    try {
+      return {
+        issuer,
+        metadata: await discoverIssuerMetadata(issuer, this.fetch),
+        scopesSupported: undefined,
+      };
+    } catch (error) {
+      if (error instanceof MetadataError) throw new AuthorizationError(error.message, { cause: error });
+      throw error;
+    }
+  }
+
+  /** RFC 9728: the URL the challenge names (on the server's own origin), else the well-known URIs in order. */
+  private async resourceMetadata(announced: string | undefined): Promise<Record<string, unknown>> {
+    const server = new URL(this.resource);
+    const candidates: URL[] = [];
+    if (announced) {
+      let url: URL;
+      try {
+        url = new URL(announced);
+      } catch {
+        throw new AuthorizationError(
+          `the server announced resource metadata at "${announced}", which is no URL`,
+        );
+      }
+      if (url.origin !== server.origin) {
+        throw new AuthorizationError(
+          `the server announced resource metadata on another origin (${url.origin}, not ${server.origin}); it is not followed`,
+        );
+      }
+      candidates.push(url);
+    } else {
+      const path = server.pathname === '/' ? '' : server.pathname;
+      if (path) candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
+      candidates.push(new URL('/.well-known/oauth-protected-resource', server.origin));
+    }
+    for (const url of candidates) {
+      let document: unknown;
+      try {
+        document = await fetchJson(url, this.fetch);
+      } catch (error) {
+        throw new AuthorizationError((error as Error).message, { cause: error });
+      }
+      if (document === undefined) continue;
+      const metadata = document as Record<string, unknown>;
+      if (typeof metadata.resource !== 'string' || !resourceCovers(metadata.resource, this.resource)) {
+        throw new AuthorizationError(
+          `the protected resource metadata at ${url.href} is for "${String(metadata.resource)}", not ${this.resource}; it is not used`,
+        );
+      }
+      return metadata;
+    }
+    throw new AuthorizationError(
+      `${this.resource} needs authorization but publishes no protected resource metadata (tried ${candidates.map((u) => u.href).join(', ')})`,
+    );
+  }
+
+  /** Forgets this server's tokens (and its registration), locally. */
+  async logout(): Promise<void> {
+    this.record = undefined;
+    this.loaded = Promise.resolve();
+    await this.store.delete(this.resource);
+  }
+
+  /** The stored record, for showing what is known (never print its tokens). */
+  async stored(): Promise<AuthRecord | undefined> {
+    await this.authorization();
+    return this.record;
+  }
+}
+
+/** The canonical URI of an MCP server (MCP authorization, "Canonical Server URI"): no fragment, lower-case scheme and host. */
+export function canonicalResource(server: string | URL): string {
+  const url = new URL(server);
+  url.hash = '';
+  return url.href;
+}
+
+/** Whether metadata for `declared` may serve `resource`: the same URI, or a parent path on the same origin. */
+function resourceCovers(declared: string, resource: string): boolean {
+  let a: URL;
+  try {
+    a = new URL(declared);
+  } catch {
+    return false;
+  }
+  const b = new URL(resource);
+  if (a.origin !== b.origin) return false;
+  const parent = a.pathname.endsWith('/') ? a.pathname : `${a.pathname}/`;
+  return a.pathname === b.pathname || b.pathname.startsWith(parent) || a.pathname === '/';
+}
+
+function mergeScopes(a: string | undefined, b: string | undefined): string | undefined {
+  const all = new Set([...(a ?? '').split(' '), ...(b ?? '').split(' ')].filter(Boolean));
+  return all.size > 0 ? [...all].join(' ') : undefined;
+}
+
+function chooseSecretMethod(metadata: AuthorizationServerMetadata): string {
+  const methods = metadata.token_endpoint_auth_methods_supported;
+  if (!methods || methods.includes('client_secret_basic')) return 'client_secret_basic';
+  if (methods.includes('client_secret_post')) return 'client_secret_post';
+  return 'client_secret_basic';
+}

@@ -1,0 +1,195 @@
+// mcpwire's client logs in to a protected mcpwire server against a real authorization server
+// (oidc-provider, test/support/authorization-server.ts): discovery from the 401, dynamic registration,
+// the authorization code with PKCE and `resource`, the redirect checked for state and iss, tokens
+// refreshed (once for many requests) and stepped up on 403 insufficient_scope, client credentials for a
+// machine, and a clear LoginRequiredError where no person can log in.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { McpClient } from '../../src/client/client.js';
+import { McpServer } from '../../src/server/server.js';
+import { OAuthClient, type OAuthClientOptions } from '../../src/transport/http/auth/oauth-client.js';
+import { InMemoryTokenStore, type TokenStore } from '../../src/transport/http/auth/token-store.js';
+import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
+import type { HttpListener } from '../../src/transport/http/listen.js';
+import { type AuthorizationServer, startAuthorizationServer } from '../support/authorization-server.js';
+
+const REDIRECT = 'http://127.0.0.1:53682/callback';
+
+describe('authorization: mcpwire client against oidc-provider', { timeout: 60_000 }, () => {
+  let as: AuthorizationServer;
+  let listener: HttpListener;
+  let logins: number;
+
+  before(async () => {
+    as = await startAuthorizationServer({ scopes: ['mcp:read', 'mcp:admin'] });
+    const server = new McpServer({ name: 'protected', version: '1.0.0' });
+    server.tool({ name: 'whoami', description: 'Says who called' }, async (_args, ctx) => ({
+      content: [
+        { type: 'text', text: JSON.stringify({ subject: ctx.auth?.subject, scopes: ctx.auth?.scopes }) },
+      ],
+    }));
+    server.tool({ name: 'admin', description: 'Needs mcp:admin' }, async () => ({
+      content: [{ type: 'text', text: 'admin done' }],
+    }));
+    listener = await server.serveHttp({
+      authorization: { issuer: as.issuer, requiredScopes: ['mcp:read'], tools: { admin: ['mcp:admin'] } },
+    });
+  });
+
+  after(async () => {
+    await listener?.close();
+    await as?.close();
+  });
+
+  function oauth(store: TokenStore, options: Partial<OAuthClientOptions> = {}): OAuthClient {
+    return new OAuthClient({
+      server: listener.url,
+      store,
+      redirectUri: REDIRECT,
+      authorize: async (url) => {
+        logins++;
+        return as.completeLogin(url);
+      },
+      ...options,
+    });
+  }
+
+  async function connect(authorization: OAuthClient): Promise<McpClient> {
+    const client = new McpClient({ name: 'oauth-tests', version: '1.0.0' });
+    await client.connect(new HttpClientTransport(listener.url, { authorization }));
+    return client;
+  }
+
+  async function whoami(client: McpClient): Promise<{ subject: string; scopes: string[] }> {
+    const result = await client.callTool('whoami', {});
+    return JSON.parse((result.content[0] as { text: string }).text);
+  }
+
+  const tokenPosts = () => as.requests().filter((r) => r.startsWith('POST /token')).length;
+
+  it('logs in on the first 401: metadata, registration, PKCE with resource, state and iss checked', async () => {
+    logins = 0;
+    const store = new InMemoryTokenStore();
+    const client = await connect(oauth(store));
+    assert.deepEqual(await whoami(client), { subject: 'alice', scopes: ['mcp:read'] });
+    assert.equal(logins, 1);
+    const record = await store.load(listener.url);
+    assert.equal(record?.issuer, as.issuer);
+    assert.ok(record?.client?.client_id, 'registered dynamically');
+    assert.ok(record?.tokens?.refresh_token, 'a refresh token for later');
+    const requests = as.requests();
+    assert.ok(requests.some((r) => r.startsWith('GET /.well-known/oauth-authorization-server')));
+    assert.ok(requests.some((r) => r.startsWith('POST /reg')));
+    await client.close();
+  });
+
+  it('uses the stored token next time, refreshes a refused one once for many requests, and logs in no more', async () => {
+    logins = 0;
+    const store = new InMemoryTokenStore();
+    const first = await connect(oauth(store));
+    await first.close();
+    // The access token goes bad (revoked, say); the refresh token still works.
+    const record = (await store.load(listener.url))!;
+    record.tokens!.access_token = 'revoked-token';
+    await store.save(record);
+    const before = tokenPosts();
+    const client = await connect(
+      oauth(store, { authorize: () => Promise.reject(new Error('no login expected')) }),
+    );
+    const answers = await Promise.all([whoami(client), whoami(client), whoami(client), whoami(client)]);
+    for (const answer of answers) assert.equal(answer.subject, 'alice');
+    assert.equal(tokenPosts() - before, 1, 'one refresh, shared');
+    assert.equal(logins, 1, 'only the first client logged in');
+    assert.notEqual((await store.load(listener.url))!.tokens!.access_token, 'revoked-token');
+    await client.close();
+  });
+
+  it('refreshes a token about to expire before sending it', async () => {
+    const store = new InMemoryTokenStore();
+    const first = await connect(oauth(store));
+    await first.close();
+    const old = (await store.load(listener.url))!.tokens!;
+    const before = tokenPosts();
+    // Five minutes later, as far as the client knows: the token expires within its skew.
+    const later = oauth(store, {
+      now: () => (old.expires_at ?? 0) - 5_000,
+      authorize: () => Promise.reject(new Error('no login')),
+    });
+    const client = await connect(later);
+    await whoami(client);
+    assert.equal(tokenPosts() - before, 1);
+    assert.notEqual((await store.load(listener.url))!.tokens!.access_token, old.access_token);
+    await client.close();
+  });
+
+  it('steps up on 403 insufficient_scope: logs in again asking for the scope the server named', async () => {
+    logins = 0;
+    const store = new InMemoryTokenStore();
+    const client = await connect(oauth(store));
+    const result = await client.callTool('admin', {});
+    assert.equal((result.content[0] as { text: string }).text, 'admin done');
+    assert.equal(logins, 2);
+    const scope = (await store.load(listener.url))!.tokens!.scope!.split(' ');
+    assert.ok(scope.includes('mcp:admin') && scope.includes('mcp:read'), scope.join(' '));
+    assert.deepEqual((await whoami(client)).scopes.toSorted(), ['mcp:admin', 'mcp:read']);
+    await client.close();
+  });
+
+  it('gets a token by client credentials for a machine, with no person involved', async () => {
+    const client = await connect(
+      oauth(new InMemoryTokenStore(), {
+        grant: 'client_credentials',
+        authorize: undefined,
+        scope: 'mcp:read',
+      }),
+    );
+    const me = await whoami(client);
+    assert.ok(me.subject, 'the subject is the registered client');
+    assert.deepEqual(me.scopes, ['mcp:read']);
+    await client.close();
+  });
+
+  it('says that a login is needed where nobody can log in, and names the command', async () => {
+    const client = new McpClient({ name: 'oauth-tests', version: '1.0.0' });
+    const authorization = oauth(new InMemoryTokenStore(), { authorize: undefined });
+    await assert.rejects(
+      client.connect(new HttpClientTransport(listener.url, { authorization })),
+      (error: Error) => {
+        assert.match(error.message, /needs a login at http:\/\/127\.0\.0\.1:\d+/);
+        return true;
+      },
+    );
+  });
+
+  for (const [name, tamper, expected] of [
+    ['a redirect with another state', (u: URL) => u.searchParams.set('state', 'forged'), /state/],
+    [
+      'a redirect naming another issuer',
+      (u: URL) => u.searchParams.set('iss', 'http://127.0.0.1:1'),
+      /issuer/,
+    ],
+    [
+      'a redirect without the iss the server promises',
+      (u: URL) => u.searchParams.delete('iss'),
+      /lacks the iss/,
+    ],
+  ] as const) {
+    it(`refuses ${name}, and redeems no code`, async () => {
+      const before = tokenPosts();
+      const authorization = oauth(new InMemoryTokenStore(), {
+        authorize: async (url) => {
+          const back = await as.completeLogin(url);
+          tamper(back);
+          return back;
+        },
+      });
+      const client = new McpClient({ name: 'oauth-tests', version: '1.0.0' });
+      await assert.rejects(
+        client.connect(new HttpClientTransport(listener.url, { authorization })),
+        expected,
+      );
+      assert.equal(tokenPosts(), before);
+    });
+  }
+});
