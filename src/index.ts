@@ -140,6 +140,7 @@ export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 // Transports.
 export { ChildProcessTransport, type ChildProcessTransportOptions } from './transport/child-process.js';
 export { formatChallenge, parseBearerChallenge } from './transport/http/auth/challenge.js';
+export { defaultTokenFile, FileTokenStore } from './transport/http/auth/file-token-store.js';
 export {
   type IntrospectionVerifierOptions,
   introspectionVerifier,
@@ -152,6 +153,15 @@ export {
 } from './transport/http/auth/metadata.js';
 export { protectedResourceMetadataHandler } from './transport/http/auth/metadata-endpoint.js';
 export {
+  AuthorizationError,
+  type AuthRefusal,
+  canonicalResource,
+  type HttpAuthorization,
+  LoginRequiredError,
+  OAuthClient,
+  type OAuthClientOptions,
+} from './transport/http/auth/oauth-client.js';
+export {
   type AuthVerdict,
   InvalidTokenError,
   type Refusal,
@@ -159,6 +169,13 @@ export {
   type ResourceServerOptions,
   type TokenVerifier,
 } from './transport/http/auth/resource-server.js';
+export {
+  type AuthRecord,
+  InMemoryTokenStore,
+  type StoredClient,
+  type StoredTokens,
+  type TokenStore,
+} from './transport/http/auth/token-store.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './transport/http/client-transport.js';
 export {
   type EventStore,
