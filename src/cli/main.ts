@@ -39,6 +39,11 @@ const commands: Record<string, Command> = {
     summary: 'send a recorded trace to a server again and show where its answers now differ',
     load: () => import('./commands/replay.js'),
   },
+  login: {
+    summary: 'log in to a remote server that needs OAuth; later --url commands use the tokens',
+    load: () => import('./commands/login.js'),
+  },
+  logout: { summary: 'forget the tokens of a remote server', load: () => import('./commands/logout.js') },
   shell: { summary: 'an interactive shell over servers', load: () => import('./commands/shell.js') },
   'get-prompt': { summary: 'get a prompt with arguments', load: () => import('./commands/get-prompt.js') },
 };

@@ -6,6 +6,8 @@ import type { ClientAnswerCallbacks } from '../client/answers.js';
 import type { McpClient } from '../client/client.js';
 import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
 import { type HostEvent, type HostOptions, McpHost } from '../host/host.js';
+import { FileTokenStore } from '../transport/http/auth/file-token-store.js';
+import { OAuthClient } from '../transport/http/auth/oauth-client.js';
 import { UsageError } from './usage.js';
 
 export interface TargetOptions {
@@ -49,6 +51,13 @@ export class ServerFailure extends Error {
   }
 }
 
+let store: FileTokenStore | undefined;
+/** The command line's token file (~/.mcpwire/auth.json, or $MCPWIRE_AUTH_FILE), one for every server. */
+export function tokenStore(): FileTokenStore {
+  store ??= new FileTokenStore();
+  return store;
+}
+
 /** How many stray stdout lines are shown before the rest are only counted. */
 const STRAY_SHOWN = 3;
 
@@ -58,6 +67,9 @@ export async function openTarget(options: TargetOptions, version: string): Promi
   let stray = 0;
   const host = new McpHost(config, {
     clientInfo: { name: 'mcpwire-cli', version },
+    // A remote server that wants OAuth gets the tokens `mcpwire login` stored (refreshed as they
+    // expire); with none, the command says to log in. Nobody is asked to log in in the middle of a command.
+    authorization: (_server, url) => new OAuthClient({ server: url, store: tokenStore() }),
     healthInterval: 0,
     restart: false,
     lists: options.lists,

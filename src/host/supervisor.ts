@@ -8,6 +8,7 @@ import { type CloseReason, ConnectionClosedError, formatCloseReason } from '../j
 import type { Transport } from '../jsonrpc/transport.js';
 import type { Prompt, Resource, Tool } from '../protocol/types.js';
 import { ChildProcessTransport } from '../transport/child-process.js';
+import type { HttpAuthorization } from '../transport/http/auth/oauth-client.js';
 import { FallbackHttpTransport } from '../transport/http/fallback-transport.js';
 import { LegacySseClientTransport } from '../transport/http/legacy-sse-transport.js';
 import {
@@ -50,6 +51,11 @@ export type RestartPolicy = ExponentialRetryOptions;
 
 export interface HostOptions {
   clientInfo?: { name: string; version: string };
+  /**
+   * Authorizes a remote server's requests (an OAuthClient with stored tokens, say). Not asked for a
+   * server whose configuration sets an Authorization header itself: the configured token wins.
+   */
+  authorization?: (server: string, url: string) => HttpAuthorization | undefined;
   /** How names of tools and prompts are made unique: "<server>__<name>" by default. */
   naming?: Naming;
   /** Milliseconds between health pings (30 000; 0 turns them off). */
@@ -245,9 +251,10 @@ export class Supervisor {
   private openTransport(entry: ServerEntry): Transport {
     const config = entry.config;
     if (isRemote(config)) {
-      return config.type === 'sse'
-        ? new LegacySseClientTransport(config.url, { headers: config.headers })
-        : new FallbackHttpTransport(config.url, { headers: config.headers });
+      if (config.type === 'sse') return new LegacySseClientTransport(config.url, { headers: config.headers });
+      const configured = Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
+      const authorization = configured ? undefined : this.options.authorization?.(entry.name, config.url);
+      return new FallbackHttpTransport(config.url, { headers: config.headers, authorization });
     }
     const stderrOption = this.options.stderr;
     return new ChildProcessTransport({

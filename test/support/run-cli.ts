@@ -13,12 +13,13 @@ export interface CliRun {
  * Runs `mcpwire ARGS`. The timeout is a failure limit, not a wait: a command that hangs is ended, so that
  * the test fails instead of the run hanging.
  */
-export function runCli(args: string[], timeoutMs = 100_000): Promise<CliRun> {
+export function runCli(args: string[], timeoutMs = 100_000, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
+      env: env ?? process.env,
     });
     let stdout = '';
     let stderr = '';

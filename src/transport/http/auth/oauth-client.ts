@@ -224,6 +224,11 @@ export class OAuthClient implements HttpAuthorization {
       scope && metadata.scopes_supported?.includes('offline_access') && !/\boffline_access\b/.test(scope)
         ? `${scope} offline_access`
         : scope;
+    const machine = (this.options.grant ?? 'authorization_code') === 'client_credentials';
+    // Nobody to log in here: say so before registering a client that would never be used.
+    if (!machine && !this.options.authorize) {
+      throw new LoginRequiredError(this.resource, issuer, 'no stored token can be used');
+    }
     record.client ??= await this.register(metadata);
     if ((this.options.grant ?? 'authorization_code') === 'client_credentials') {
       record.tokens = await this.tokenRequest(metadata, record.client, {
@@ -253,7 +258,8 @@ export class OAuthClient implements HttpAuthorization {
         `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
       );
     }
-    const redirectUri = client.redirect_uri ?? this.options.redirectUri;
+    // This login's redirect URI first: a command-line client listens on a new loopback port each time.
+    const redirectUri = this.options.redirectUri ?? client.redirect_uri;
     if (!redirectUri) throw new AuthorizationError('the authorization code grant needs a redirectUri');
     if (!this.options.authorize) {
       throw new LoginRequiredError(this.resource, issuer, 'no stored token can be used');
@@ -481,6 +487,18 @@ export class OAuthClient implements HttpAuthorization {
     throw new AuthorizationError(
       `${this.resource} needs authorization but publishes no protected resource metadata (tried ${candidates.map((u) => u.href).join(', ')})`,
     );
+  }
+
+  /**
+   * Forgets the stored tokens (keeping the client's registration), so that the next refused request
+   * logs in afresh: what `mcpwire login` does before connecting.
+   */
+  async forgetTokens(): Promise<void> {
+    await this.authorization();
+    if (this.record) {
+      delete this.record.tokens;
+      await this.store.save(this.record);
+    }
   }
 
   /** Forgets this server's tokens (and its registration), locally. */

@@ -1,0 +1,201 @@
+// `mcpwire login URL`: logs in to a remote MCP server that wants OAuth, and keeps the tokens for every
+// later command on that URL (~/.mcpwire/auth.json, mode 0600). The browser is sent to the authorization
+// server; it comes back to a one-shot listener on 127.0.0.1 (a random port, RFC 8252's loopback
+// redirect), which takes exactly one answer, checked by the OAuth client for its state and issuer.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { McpClient } from '../../client/client.js';
+import { ConnectionClosedError } from '../../jsonrpc/errors.js';
+import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
+import { HttpClientTransport } from '../../transport/http/client-transport.js';
+import { packageVersion } from '../package-info.js';
+import { parseRemote, ServerFailure, tokenStore } from '../target.js';
+import { UsageError } from '../usage.js';
+import { report } from './common.js';
+
+export const usage = `Usage: mcpwire login URL [options]
+
+Logs in to a remote MCP server that needs OAuth authorization, and keeps its tokens for every later
+command given --url URL (or a configuration entry with that "url"). They are refreshed as they expire.
+
+Options:
+  --scope SCOPE            the scope to ask for (default: what the server names)
+  --client-id ID           a client registered beforehand at the authorization server
+  --client-secret SECRET   its secret, for a confidential client
+  --client-metadata-url URL  this client's metadata document (used when the authorization server supports it)
+  --client-credentials     log in as a machine (client credentials grant), with --client-id and --client-secret
+  --header 'Name: value'   a header for every request to the server (repeatable)
+  --no-open                print the login URL instead of opening a browser
+  --timeout MS             how long to wait for the login in the browser (default 300000)
+
+Tokens are stored in ~/.mcpwire/auth.json (or $MCPWIRE_AUTH_FILE), readable by you alone.
+"mcpwire logout URL" forgets them.`;
+
+const OPTIONS = {
+  scope: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'client-metadata-url': { type: 'string' },
+  'client-credentials': { type: 'boolean' },
+  header: { type: 'string', multiple: true },
+  'no-open': { type: 'boolean' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    return await login(argv);
+  } catch (error) {
+    return report(error);
+  }
+}
+
+async function login(argv: string[]): Promise<number> {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'Run "mcpwire login --help" for the options.');
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError('which server? e.g. mcpwire login https://mcp.example.com/mcp');
+  }
+  const { url, headers } = parseRemote(positionals[0]!, values.header ?? []);
+  const timeout = values.timeout === undefined ? 300_000 : Number(values.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(`--timeout takes milliseconds; got "${values.timeout}"`);
+  }
+  const machine = values['client-credentials'] === true;
+  if (machine && (!values['client-id'] || !values['client-secret'])) {
+    throw new UsageError('--client-credentials needs --client-id and --client-secret');
+  }
+
+  const callback = machine ? undefined : await loopbackCallback(timeout);
+  try {
+    const oauth = new OAuthClient({
+      server: url,
+      store: tokenStore(),
+      grant: machine ? 'client_credentials' : 'authorization_code',
+      clientId: values['client-id'],
+      clientSecret: values['client-secret'],
+      clientMetadataUrl: values['client-metadata-url'],
+      scope: values.scope,
+      redirectUri: callback?.redirectUri,
+      authorize: callback
+        ? async (authorizationUrl) => {
+            process.stderr.write(
+              `Log in at this address (it was opened in your browser if one was found):\n  ${authorizationUrl.href}\n`,
+            );
+            if (!values['no-open']) openBrowser(authorizationUrl.href);
+            return callback.answer;
+          }
+        : undefined,
+    });
+    await oauth.forgetTokens();
+    const client = new McpClient({ name: 'mcpwire-cli', version: packageVersion() });
+    try {
+      await client.connect(new HttpClientTransport(url, { headers, authorization: oauth }), {
+        timeout: timeout + 30_000,
+      });
+    } catch (error) {
+      if (error instanceof ConnectionClosedError) {
+        throw new ServerFailure(error.reason.message, error.reason.hint);
+      }
+      throw error;
+    } finally {
+      await client.close().catch(() => {});
+    }
+    const record = await oauth.stored();
+    if (!record?.tokens) {
+      process.stderr.write(`${url} did not ask for authorization: there is nothing to log in to.\n`);
+      return 0;
+    }
+    const scope = record.tokens.scope ? ` with the scope "${record.tokens.scope}"` : '';
+    process.stderr.write(`Logged in to ${url} at ${record.issuer}${scope}.\n`);
+    return 0;
+  } finally {
+    callback?.close();
+  }
+}
+
+interface Callback {
+  redirectUri: string;
+  /** The URL the browser came back to. */
+  answer: Promise<URL>;
+  close(): void;
+}
+
+/** A listener on 127.0.0.1 for the browser's one redirect back. */
+async function loopbackCallback(timeout: number): Promise<Callback> {
+  let resolve!: (url: URL) => void;
+  let reject!: (error: Error) => void;
+  const answer = new Promise<URL>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  answer.catch(() => {});
+  let done = false;
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback' || done) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
+      return;
+    }
+    done = true;
+    const failed = url.searchParams.get('error');
+    response
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(
+        failed
+          ? '<!doctype html><title>mcpwire</title><p>The login did not complete. The terminal says why.</p>'
+          : '<!doctype html><title>mcpwire</title><p>Logged in. You can close this page and go back to the terminal.</p>',
+      );
+    const address = server.address() as AddressInfo;
+    resolve(new URL(`http://127.0.0.1:${address.port}${request.url ?? '/'}`));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const timer = setTimeout(
+    () =>
+      reject(
+        new UsageError(
+          `no login came back within ${timeout} ms`,
+          'Run mcpwire login again, or raise --timeout.',
+        ),
+      ),
+    timeout,
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    redirectUri: `http://127.0.0.1:${port}/callback`,
+    answer,
+    close: () => {
+      clearTimeout(timer);
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** Opens a URL in the person's browser, if there is one; quietly does nothing otherwise. */
+function openBrowser(url: string): void {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // No opener: the address is printed above.
+  }
+}

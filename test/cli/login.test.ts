@@ -1,0 +1,149 @@
+// The command line against a protected server, as a newcomer meets it: `mcpwire serve everything --http
+// --auth-issuer` trusting a real authorization server (oidc-provider), a command on its URL that says to
+// log in (exit 3), `mcpwire login URL` through the loopback redirect (the browser's part played by the
+// test), later commands that use the stored tokens, the token file readable by its owner alone and its
+// tokens never printed, and `mcpwire logout`.
+
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseBearerChallenge } from '../../src/transport/http/auth/challenge.js';
+import { type AuthorizationServer, startAuthorizationServer } from '../support/authorization-server.js';
+import { BIN, REPO_ROOT } from '../support/peers.js';
+import { runCli } from '../support/run-cli.js';
+
+/** A child's stderr, and a wait for a pattern in it (a wait for output, not for time). */
+function watch(child: ChildProcessWithoutNullStreams) {
+  let text = '';
+  const waiters: Array<() => void> = [];
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    get text() {
+      return text;
+    },
+    exited,
+    async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+      for (;;) {
+        const match = pattern.exec(text);
+        if (match) return match;
+        if (child.exitCode !== null) throw new Error(`exited before ${pattern}: ${text}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
+
+describe('mcpwire login, logout, and --url commands on a protected server', { timeout: 120_000 }, () => {
+  let as: AuthorizationServer;
+  let server: ChildProcessWithoutNullStreams;
+  let url: string;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let authFile: string;
+
+  before(async () => {
+    as = await startAuthorizationServer({ scopes: ['mcp:read'] });
+    dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-login-'));
+    authFile = path.join(dir, 'auth', 'tokens.json');
+    env = { ...process.env, MCPWIRE_AUTH_FILE: authFile };
+    server = spawn(
+      process.execPath,
+      [BIN, 'serve', 'everything', '--http', '0', '--auth-issuer', as.issuer, '--auth-scopes', 'mcp:read'],
+      { cwd: REPO_ROOT, env },
+    );
+    url = (await watch(server).waitFor(/listening on (\S+)/))[1]!;
+  });
+
+  after(async () => {
+    server?.kill('SIGKILL');
+    await as?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serve --auth-issuer refuses a request without a token, naming its metadata, which it serves', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(response.status, 401);
+    const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+    assert.equal(challenge?.scope, 'mcp:read');
+    const metadata = (await (await fetch(challenge!.resource_metadata!)).json()) as Record<string, unknown>;
+    assert.equal(metadata.resource, url);
+    assert.deepEqual(metadata.authorization_servers, [as.issuer]);
+  });
+
+  it('says that a login is needed, and how, before one happened (exit 3)', async () => {
+    const run = await runCli(['tools', '--url', url], 60_000, env);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /needs a login at http:\/\/127\.0\.0\.1/);
+    assert.match(run.stderr, new RegExp(`mcpwire login ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  it('logs in through the loopback redirect, stores the tokens for its owner alone, and later commands use them', async () => {
+    const login = spawn(process.execPath, [BIN, 'login', url, '--no-open'], { cwd: REPO_ROOT, env });
+    const out = watch(login);
+    let stdout = '';
+    login.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    const authorizeUrl = (await out.waitFor(/^\s+(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m))[1]!;
+    const back = await as.completeLogin(authorizeUrl);
+    assert.equal(back.hostname, '127.0.0.1');
+    const page = await fetch(back);
+    assert.match(await page.text(), /Logged in/);
+    assert.equal(await out.exited, 0, out.text);
+    assert.match(out.text, new RegExp(`Logged in to .* at ${as.issuer}`));
+
+    assert.equal(statSync(authFile).mode & 0o777, 0o600);
+    assert.equal(statSync(path.dirname(authFile)).mode & 0o777, 0o700);
+    const stored = JSON.parse(readFileSync(authFile, 'utf8'));
+    const tokens = stored[url].tokens;
+    assert.ok(tokens.access_token && tokens.refresh_token);
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      assert.ok(!out.text.includes(token) && !stdout.includes(token), 'no token is printed');
+    }
+
+    const tools = await runCli(['tools', '--url', url], 60_000, env);
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /echo/);
+    assert.ok(!tools.stdout.includes(tokens.access_token) && !tools.stderr.includes(tokens.access_token));
+  });
+
+  it('refreshes a stored token that the server refuses, without a login', async () => {
+    const stored = JSON.parse(readFileSync(authFile, 'utf8'));
+    stored[url].tokens.access_token = 'not-a-valid-token';
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(authFile, JSON.stringify(stored), { mode: 0o600 });
+    const call = await runCli(['call', 'echo', 'message=hi', '--url', url], 60_000, env);
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stdout, /hi/);
+    assert.notEqual(JSON.parse(readFileSync(authFile, 'utf8'))[url].tokens.access_token, 'not-a-valid-token');
+  });
+
+  it('logout forgets the tokens: the next command needs a login again', async () => {
+    const logout = await runCli(['logout', url], 30_000, env);
+    assert.equal(logout.code, 0, logout.stderr);
+    assert.match(logout.stderr, /Logged out of/);
+    const tools = await runCli(['tools', '--url', url], 60_000, env);
+    assert.equal(tools.code, 3);
+    assert.match(tools.stderr, /needs a login/);
+  });
+
+  it('refuses login without a URL, and --auth-issuer without --http, with the fix', async () => {
+    const bare = await runCli(['login'], 30_000, env);
+    assert.equal(bare.code, 2);
+    assert.match(bare.stderr, /which server\?/);
+    const stdio = await runCli(['serve', 'everything', '--auth-issuer', as.issuer], 30_000, env);
+    assert.equal(stdio.code, 2);
+    assert.match(stdio.stderr, /--auth-issuer goes with --http PORT/);
+  });
+});
