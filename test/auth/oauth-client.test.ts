@@ -153,6 +153,7 @@ describe('authorization: mcpwire client against oidc-provider', { timeout: 60_00
   it('says that a login is needed where nobody can log in, and names the command', async () => {
     const client = new McpClient({ name: 'oauth-tests', version: '1.0.0' });
     const authorization = oauth(new InMemoryTokenStore(), { authorize: undefined });
+    const registrations = as.requests().filter((r) => r.startsWith('POST /reg')).length;
     await assert.rejects(
       client.connect(new HttpClientTransport(listener.url, { authorization })),
       (error: Error) => {
@@ -160,6 +161,9 @@ describe('authorization: mcpwire client against oidc-provider', { timeout: 60_00
         return true;
       },
     );
+    // Bug: it registered a client (and failed there, for want of a redirect URI) before finding out
+    // that nobody could log in.
+    assert.equal(as.requests().filter((r) => r.startsWith('POST /reg')).length, registrations);
   });
 
   for (const [name, tamper, expected] of [
