@@ -229,6 +229,13 @@ export class OAuthClient implements HttpAuthorization {
     if (!machine && !this.options.authorize) {
       throw new LoginRequiredError(this.resource, issuer, 'no stored token can be used');
     }
+    // MCP: a client must refuse to go on when PKCE S256 support is not advertised (checked before a
+    // client is registered for nothing).
+    if (!machine && !metadata.code_challenge_methods_supported?.includes('S256')) {
+      throw new AuthorizationError(
+        `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
+      );
+    }
     record.client ??= await this.register(metadata);
     if ((this.options.grant ?? 'authorization_code') === 'client_credentials') {
       record.tokens = await this.tokenRequest(metadata, record.client, {
@@ -251,12 +258,6 @@ export class OAuthClient implements HttpAuthorization {
   ): Promise<StoredTokens> {
     if (!metadata.authorization_endpoint) {
       throw new AuthorizationError(`the authorization server ${issuer} names no authorization_endpoint`);
-    }
-    // MCP: a client must refuse to go on when PKCE S256 support is not advertised.
-    if (!metadata.code_challenge_methods_supported?.includes('S256')) {
-      throw new AuthorizationError(
-        `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
-      );
     }
     // This login's redirect URI first: a command-line client listens on a new loopback port each time.
     const redirectUri = this.options.redirectUri ?? client.redirect_uri;
