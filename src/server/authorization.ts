@@ -4,7 +4,7 @@
 // every handler as `context.auth`.
 
 import { type ScopeRequirements, scopesFor } from '../protocol/http/scopes.js';
-import { jwtVerifier } from '../transport/http/auth/jwt-verifier.js';
+import { jwtVerifier, multiIssuerVerifier } from '../transport/http/auth/jwt-verifier.js';
 import { ResourceServer, type TokenVerifier } from '../transport/http/auth/resource-server.js';
 
 export interface AuthorizationOptions extends ScopeRequirements {
@@ -16,7 +16,7 @@ export interface AuthorizationOptions extends ScopeRequirements {
    */
   resource?: string;
   /**
-   * How tokens are checked: by default JWT access tokens against the (first) issuer's published keys;
+   * How tokens are checked: by default JWT access tokens against their issuer's published keys;
    * introspectionVerifier() for opaque tokens, or a function of your own.
    */
   verifier?: TokenVerifier;
@@ -41,7 +41,13 @@ export function resourceServer(options: AuthorizationOptions, endpointUrl?: stri
   return new ResourceServer({
     resource,
     authorizationServers: issuers,
-    verifier: options.verifier ?? jwtVerifier({ issuer: issuers[0]!, audience: resource }),
+    verifier:
+      options.verifier ??
+      (issuers.length === 1
+        ? jwtVerifier({ issuer: issuers[0]!, audience: resource })
+        : multiIssuerVerifier(
+            new Map(issuers.map((issuer) => [issuer, jwtVerifier({ issuer, audience: resource })])),
+          )),
     scopesSupported: options.scopesSupported ?? (named.size > 0 ? [...named] : undefined),
     requiredScopes: options.requiredScopes,
     scopesFor: options.methods || options.tools ? scopesFor(options) : undefined,

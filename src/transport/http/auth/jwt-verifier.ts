@@ -68,6 +68,32 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   };
 }
 
+/**
+ * One verifier for tokens from several trusted issuers: the token's own (unverified) `iss` picks the
+ * issuer whose keys must then verify it, so a token can never choose keys it was not signed with.
+ */
+export function multiIssuerVerifier(verifiers: ReadonlyMap<string, TokenVerifier>): TokenVerifier {
+  return async (token) => {
+    const issuer = unverifiedIssuer(token);
+    const verify = issuer === undefined ? undefined : verifiers.get(issuer);
+    if (!verify)
+      throw new InvalidTokenError('the token comes from an issuer this server does not trust (iss)');
+    return verify(token);
+  };
+}
+
+/** The `iss` a JWT claims, read without checking anything (only to choose who checks it). */
+function unverifiedIssuer(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown };
+    return typeof claims.iss === 'string' ? claims.iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller a set of claims (a JWT's, or an introspection answer's) describes. */
 export function authInfoFromClaims(claims: Record<string, unknown>): AuthInfo {
   const scope = claims.scope ?? claims.scp;
