@@ -177,7 +177,7 @@ describe('authorization: mcpwire as a resource server', { timeout: 20_000 }, () 
       authorization: async () => `Bearer ${issuer.unsigned({ audience: url, scope: 'mcp:read' })}`,
       status: 401,
       error: 'invalid_token',
-      message: /./,
+      message: /algorithm this server does not accept/,
     },
     {
       name: 'missing the scope every request needs',
