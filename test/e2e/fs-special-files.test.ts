@@ -1,6 +1,7 @@
 // Special files inside a root: a named pipe (FIFO) blocked the reading thread forever (four such reads
-// and no file request was answered again). Every read now opens without blocking, checks what it opened,
-// and refuses anything that is not a regular file, so the next request is answered as usual.
+// and no file request was answered again), and so did writing one. Every read and write now opens without
+// blocking, checks what it opened, and refuses anything that is not a regular file, so the next request
+// is answered as usual.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -61,6 +62,19 @@ describe('serve fs: special files inside a root', { timeout: 20_000 }, () => {
       });
       assert.equal(result.isError, true);
       assert.match(textOf(result), /pipe is a named pipe \(FIFO\), not a regular file/);
+      const plain = await writer.callTool('read_text_file', { path: 'plain.txt' });
+      assert.equal(textOf(plain), 'plain');
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('bug: write_file opened a FIFO for writing, which blocks until a reader comes; it refuses it', async () => {
+    const writer = await FsSession.start({ roots: [root], write: true });
+    try {
+      const result = await writer.callTool('write_file', { path: 'pipe', content: 'x' });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /pipe is a named pipe \(FIFO\); only regular files are written/);
       const plain = await writer.callTool('read_text_file', { path: 'plain.txt' });
       assert.equal(textOf(plain), 'plain');
     } finally {

@@ -1,24 +1,12 @@
 // Tools that look at directories: list_directory (the seed's example), directory_tree, search_files.
+// Each lists through CheckedDirectory handles (directory.ts), so a directory swapped for a link to outside
+// after its check is never listed; names are shown exactly (names.ts), as the read tools take them back.
 
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '../../server/server.js';
 import { type FsOptions, fsContext } from './context.js';
-
-type EntryType = 'file' | 'directory' | 'symlink' | 'other';
-
-function typeOf(entry: Dirent): EntryType {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'directory';
-  if (entry.isSymbolicLink()) return 'symlink';
-  return 'other';
-}
-
-async function sortedEntries(directory: string): Promise<Dirent[]> {
-  const entries = await readdir(directory, { withFileTypes: true });
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
+import { CheckedDirectory, type EntryType } from './directory.js';
+import { showName } from './names.js';
 
 const patternList = {
   type: 'array',
@@ -60,9 +48,15 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const directory = await roots.resolve(String(args.path));
-      request.log('info', `Scanning local folder ${directory}`, 'mcpwire-fs');
-      const entries = (await sortedEntries(directory)).map((e) => ({ name: e.name, type: typeOf(e) }));
+      const resolved = await roots.resolve(String(args.path));
+      request.log('info', `Scanning local folder ${showName(resolved)}`, 'mcpwire-fs');
+      const directory = await CheckedDirectory.open(roots, resolved, options.afterCheck);
+      let entries: Array<{ name: string; type: EntryType }>;
+      try {
+        entries = (await directory.entries()).map((e) => ({ name: showName(e.name), type: e.type }));
+      } finally {
+        await directory.close();
+      }
       const text =
         entries.map((e) => `${e.type === 'directory' ? '[DIR]' : '[FILE]'} ${lineSafe(e.name)}`).join('\n') ||
         '(empty directory)';
@@ -103,9 +97,13 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const top = await roots.resolve(String(args.path));
+      const top = await CheckedDirectory.open(
+        roots,
+        await roots.resolve(String(args.path)),
+        options.afterCheck,
+      );
       const exclude = await excluder((args.excludePatterns as string[] | undefined) ?? []);
-      const tree = await buildTree(top, top, exclude, request.signal);
+      const tree = await buildTree(top, '', exclude, request.signal).finally(() => top.close());
       return {
         content: [{ type: 'text', text: JSON.stringify(tree, null, 2) }],
         structuredContent: { tree },
@@ -138,15 +136,19 @@ export function registerBrowseTools(server: McpServer, options: FsOptions): void
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const top = await roots.resolve(String(args.path));
+      const top = await CheckedDirectory.open(
+        roots,
+        await roots.resolve(String(args.path)),
+        options.afterCheck,
+      );
       const { default: picomatch } = await import('picomatch');
       const pattern = String(args.pattern);
       const isMatch = picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
       const exclude = await excluder((args.excludePatterns as string[] | undefined) ?? []);
       const matches: string[] = [];
-      await walk(top, top, exclude, request.signal, (relative, absolute) => {
-        if (isMatch(relative)) matches.push(absolute);
-      });
+      await walk(top, '', exclude, request.signal, (relative) => {
+        if (isMatch(showName(relative))) matches.push(showName(path.join(top.path, relative)));
+      }).finally(() => top.close());
       return {
         content: [
           { type: 'text', text: matches.length > 0 ? matches.map(lineSafe).join('\n') : 'No matches found' },
@@ -170,47 +172,50 @@ interface TreeEntry {
   children?: TreeEntry[];
 }
 
+/**
+ * The entries below `directory` (at `relative` from where the walk began, in the code's form) as a tree.
+ * A subdirectory that cannot be opened (it became a link, or went away) is given without children.
+ */
 async function buildTree(
-  top: string,
-  directory: string,
+  directory: CheckedDirectory,
+  relative: string,
   exclude: (relative: string) => boolean,
   signal: AbortSignal,
 ): Promise<TreeEntry[]> {
   signal.throwIfAborted();
   const result: TreeEntry[] = [];
-  for (const entry of await sortedEntries(directory)) {
-    const absolute = path.join(directory, entry.name);
-    if (exclude(path.relative(top, absolute))) continue;
-    const node: TreeEntry = { name: entry.name, type: typeOf(entry) };
+  for (const entry of await directory.entries()) {
+    const child = path.join(relative, entry.name);
+    if (exclude(showName(child))) continue;
+    const node: TreeEntry = { name: showName(entry.name), type: entry.type };
     // Symbolic links are not followed: they could lead outside the roots or into a loop.
-    if (entry.isDirectory()) node.children = await buildTree(top, absolute, exclude, signal);
+    if (entry.type === 'directory') {
+      const below = await directory.subdirectory(entry.name).catch(() => undefined);
+      if (below) node.children = await buildTree(below, child, exclude, signal).finally(() => below.close());
+    }
     result.push(node);
   }
   return result;
 }
 
-/** Visits every entry below `directory`. */
+/** Visits every entry below `directory` with its path relative to where the walk began (shown form). */
 async function walk(
-  top: string,
-  directory: string,
+  directory: CheckedDirectory,
+  relative: string,
   exclude: (relative: string) => boolean,
   signal: AbortSignal,
-  visit: (relative: string, absolute: string) => void,
+  visit: (relative: string) => void,
 ): Promise<void> {
   signal.throwIfAborted();
-  let entries: Dirent[];
-  try {
-    entries = await sortedEntries(directory);
-  } catch {
-    return;
-  }
+  const entries = await directory.entries().catch(() => []);
   for (const entry of entries) {
-    const absolute = path.join(directory, entry.name);
-    const relative = path.relative(top, absolute);
-    if (exclude(relative)) continue;
-    visit(relative, absolute);
+    const child = path.join(relative, entry.name);
+    if (exclude(showName(child))) continue;
+    visit(child);
     // Symbolic links are listed but not followed.
-    if (entry.isDirectory()) await walk(top, absolute, exclude, signal, visit);
+    if (entry.type !== 'directory') continue;
+    const below = await directory.subdirectory(entry.name).catch(() => undefined);
+    if (below) await walk(below, child, exclude, signal, visit).finally(() => below.close());
   }
 }
 

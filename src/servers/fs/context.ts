@@ -1,6 +1,7 @@
 // What every filesystem tool needs: the roots of the request and the server's limits.
 
 import type { RequestContext } from '../../protocol/context.js';
+import type { AfterCheck } from './directory.js';
 import { type Roots, rootsFor } from './roots.js';
 
 export interface FsOptions {
@@ -10,6 +11,8 @@ export interface FsOptions {
   write: boolean;
   /** The largest message the transport accepts and sends, in bytes. */
   maxMessageSize: number;
+  /** For tests only: runs between the check of each directory and its use, where a test makes a race. */
+  afterCheck?: AfterCheck;
 }
 
 export interface FsToolContext {

@@ -5,6 +5,7 @@ import { McpServer } from '../../server/server.js';
 import { DEFAULT_MAX_MESSAGE_SIZE } from '../../transport/framing/decoder.js';
 import { registerBrowseTools } from './browse-tools.js';
 import type { FsOptions } from './context.js';
+import type { AfterCheck } from './directory.js';
 import { registerReadTools } from './read-tools.js';
 import { registerFileResources } from './resources.js';
 import { forgetClientRoots, Roots, resolveRootDirectories } from './roots.js';
@@ -17,6 +18,8 @@ export interface FsServerOptions {
   write?: boolean;
   maxMessageSize?: number;
   version?: string;
+  /** For tests only: runs between the check of each directory and its use, where a test makes a race. */
+  afterCheck?: AfterCheck;
 }
 
 export async function createFsServer(options: FsServerOptions = {}): Promise<McpServer> {
@@ -25,6 +28,7 @@ export async function createFsServer(options: FsServerOptions = {}): Promise<Mcp
     roots: new Roots(directories),
     write: options.write ?? false,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
+    afterCheck: options.afterCheck,
   };
   const server = new McpServer({
     name: 'mcpwire-fs',

@@ -6,7 +6,8 @@
 // open is refused too.
 
 import { constants } from 'node:fs';
-import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { type FileHandle, open, readlink } from 'node:fs/promises';
+import { nameFromBytes } from './names.js';
 import type { Roots } from './roots.js';
 
 export interface ReadChecks {
@@ -18,10 +19,15 @@ export interface ReadChecks {
   size?: (bytes: number) => void;
 }
 
-export async function readRegularFile(roots: Roots, filePath: string, checks: ReadChecks): Promise<Buffer> {
+/** Reads `file`: a path as fsPath gives it, or an entry of a CheckedDirectory. */
+export async function readRegularFile(
+  roots: Roots,
+  file: string | Buffer,
+  checks: ReadChecks,
+): Promise<Buffer> {
   let handle: FileHandle;
   try {
-    handle = await open(filePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
       throw new Error(`${checks.shown} became a symbolic link while it was being opened; try again`);
@@ -42,7 +48,10 @@ export async function readRegularFile(roots: Roots, filePath: string, checks: Re
       throw new Error(`${checks.shown} is a ${kind}, not a regular file; only regular files are read`);
     }
     if (process.platform === 'linux') {
-      const opened = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+      const opened = await readlink(`/proc/self/fd/${handle.fd}`, { encoding: 'buffer' }).then(
+        nameFromBytes,
+        () => undefined,
+      );
       if (opened !== undefined && !roots.contains(opened)) {
         throw new Error(
           `${checks.shown} was moved outside the allowed directories while it was being opened`,

@@ -3,10 +3,10 @@
 // list_allowed_directories.
 
 import { stat } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
 import { mimeTypeOf } from './mime.js';
+import { fileUri, fsPath } from './names.js';
 import { readRegularFile } from './open-file.js';
 
 const pathProperty = {
@@ -44,7 +44,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       if (head !== undefined && tail !== undefined) throw new Error('give "head" or "tail", not both');
       const filePath = await roots.resolve(requested);
       let content = (
-        await readRegularFile(roots, filePath, {
+        await readRegularFile(roots, fsPath(filePath), {
           shown: requested,
           directory: () => new Error(`${requested} is a directory; list it with list_directory`),
           size: (size) => checkFits(requested, size, size, options.maxMessageSize),
@@ -75,7 +75,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       const shown = String(args.path);
       const filePath = await roots.resolve(shown);
       const data = (
-        await readRegularFile(roots, filePath, {
+        await readRegularFile(roots, fsPath(filePath), {
           shown,
           directory: () => new Error(`${shown} is a directory`),
           size: (size) => checkFits(shown, size, Math.ceil(size / 3) * 4, options.maxMessageSize),
@@ -85,9 +85,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       if (mimeType.startsWith('image/')) return { content: [{ type: 'image', data, mimeType }] };
       if (mimeType.startsWith('audio/')) return { content: [{ type: 'audio', data, mimeType }] };
       return {
-        content: [
-          { type: 'resource', resource: { uri: pathToFileURL(filePath).href, mimeType, blob: data } },
-        ],
+        content: [{ type: 'resource', resource: { uri: fileUri(filePath), mimeType, blob: data } }],
       };
     },
   );
@@ -130,7 +128,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
         (args.paths as string[]).map(async (requested) => {
           try {
             const filePath = await roots.resolve(requested);
-            const bytes = await readRegularFile(roots, filePath, {
+            const bytes = await readRegularFile(roots, fsPath(filePath), {
               shown: requested,
               directory: () => new Error(`${requested} is a directory`),
               size: (size) => checkFits(requested, size, size, options.maxMessageSize),
@@ -176,7 +174,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const info = await stat(await roots.resolve(String(args.path)));
+      const info = await stat(fsPath(await roots.resolve(String(args.path))));
       const structured = {
         size: info.size,
         created: info.birthtime.toISOString(),

@@ -1,12 +1,13 @@
 // Every file under the roots as a file:// resource: listed page by page in a stable order (a walk that
 // resumes after the last path of the previous page, instead of listing everything again), read as text or
-// as a base64 blob, and watched for changes while a client is subscribed.
+// as a base64 blob, and watched for changes while a client is subscribed. The walk goes through
+// CheckedDirectory handles (directory.ts): a directory swapped for a link to outside is never listed. A
+// URI holds the exact bytes of its path (names.ts), percent-encoded.
 
 import { isUtf8 } from 'node:buffer';
-import { type Dirent, type FSWatcher, realpathSync, watch } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { type FSWatcher, realpathSync, watch } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../../protocol/errors.js';
@@ -14,7 +15,9 @@ import type { Resource, ResourceContents } from '../../protocol/types.js';
 import type { ResourcePage } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
 import { checkFits, type FsOptions, fsContext } from './context.js';
+import { type AfterCheck, CheckedDirectory, type Entry } from './directory.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
+import { fileUri, fsPath, nameFromBytes, pathOfFileUri, readName, showName } from './names.js';
 import { readRegularFile } from './open-file.js';
 import { AccessDeniedError, FileNotFoundError, knownRoots, type Roots } from './roots.js';
 
@@ -26,7 +29,12 @@ export function registerFileResources(server: McpServer, options: FsOptions): vo
       title: 'Files under the allowed directories',
       description: 'Any file under the allowed directories, by its file:// URI.',
       list: async (context, position) =>
-        listFiles((await fsContext(options, context)).roots, position.after, position.limit),
+        listFiles(
+          (await fsContext(options, context)).roots,
+          position.after,
+          position.limit,
+          options.afterCheck,
+        ),
     },
     async (uri, _variables, context) => {
       const { roots } = await fsContext(options, context);
@@ -55,7 +63,7 @@ async function readFileResource(
   const asText = isTextMime(mimeType) || mimeType === 'application/octet-stream';
   let bytes: Buffer;
   try {
-    bytes = await readRegularFile(roots, filePath, {
+    bytes = await readRegularFile(roots, fsPath(filePath), {
       shown: uri,
       directory: () =>
         invalidParams(
@@ -92,10 +100,15 @@ async function readFileResource(
   return { uri, mimeType, blob: bytes.toString('base64') };
 }
 
-/** Position of a listing: which root, and the last path returned below it. */
+/** Position of a listing: which root, and the last path returned below it (as the tools show names). */
 type Position = [number, string];
 
-async function listFiles(roots: Roots, after: string | undefined, limit: number): Promise<ResourcePage> {
+async function listFiles(
+  roots: Roots,
+  after: string | undefined,
+  limit: number,
+  afterCheck: AfterCheck | undefined,
+): Promise<ResourcePage> {
   let [rootIndex, last] = parsePosition(after);
   const resources: Resource[] = [];
   const directories = roots.directories;
@@ -103,20 +116,24 @@ async function listFiles(roots: Roots, after: string | undefined, limit: number)
     const root = directories[rootIndex]!;
     const lastSegments = last ? last.split('/') : undefined;
     let full = false;
-    for await (const relative of walkFiles(root, '', lastSegments)) {
-      const absolute = path.join(root, relative);
-      resources.push({
-        uri: pathToFileURL(absolute).href,
-        name: relative,
-        mimeType: mimeTypeOf(relative),
-      });
-      if (resources.length >= limit) {
-        full = true;
-        last = relative;
-        break;
+    const top = await CheckedDirectory.open(roots, root, afterCheck).catch(() => undefined);
+    try {
+      for await (const relative of top ? walkFiles(top, '', lastSegments) : []) {
+        resources.push({
+          uri: fileUri(path.join(root, relative)),
+          name: showName(relative),
+          mimeType: mimeTypeOf(relative),
+        });
+        if (resources.length >= limit) {
+          full = true;
+          last = relative;
+          break;
+        }
       }
+    } finally {
+      await top?.close();
     }
-    if (full) return { resources, next: JSON.stringify([rootIndex, last] satisfies Position) };
+    if (full) return { resources, next: JSON.stringify([rootIndex, showName(last)] satisfies Position) };
     rootIndex++;
     last = '';
   }
@@ -127,8 +144,10 @@ function parsePosition(after: string | undefined): Position {
   if (after === undefined) return [0, ''];
   try {
     const value = JSON.parse(after) as unknown;
-    if (Array.isArray(value) && Number.isInteger(value[0]) && typeof value[1] === 'string')
-      return value as Position;
+    if (Array.isArray(value) && Number.isInteger(value[0]) && typeof value[1] === 'string') {
+      const last = readName(value[1]);
+      if (!(last instanceof Error)) return [value[0] as number, last];
+    }
   } catch {
     // Refused below.
   }
@@ -140,11 +159,11 @@ function parsePosition(after: string | undefined): Position {
  * `after` (as segments), without visiting the subtrees that lie entirely before it.
  */
 async function* walkFiles(
-  root: string,
+  directory: CheckedDirectory,
   relative: string,
   after: string[] | undefined,
 ): AsyncGenerator<string> {
-  const entries = await sortedEntries(path.join(root, relative));
+  const entries = await sortedEntries(directory);
   if (!entries) return;
   // The page resumes where the last one ended: the directory's sorted entries are searched, not walked.
   const start = after ? firstNotBefore(entries, after[0]!) : 0;
@@ -155,15 +174,33 @@ async function* walkFiles(
       const head = after[0]!;
       if (entry.name < head) continue;
       if (entry.name === head) {
-        if (entry.isDirectory() && after.length > 1) yield* walkFiles(root, child, after.slice(1));
+        if (entry.type === 'directory' && after.length > 1) {
+          yield* walkBelow(directory, entry.name, child, after.slice(1));
+        }
         after = undefined;
         continue;
       }
       after = undefined;
     }
     // Symbolic links are not followed in listings: they could lead out of the roots or into a loop.
-    if (entry.isDirectory()) yield* walkFiles(root, child, undefined);
-    else if (entry.isFile()) yield child;
+    if (entry.type === 'directory') yield* walkBelow(directory, entry.name, child, undefined);
+    else if (entry.type === 'file') yield child;
+  }
+}
+
+/** walkFiles of a subdirectory, opened through its parent's handle (skipped if it became a link). */
+async function* walkBelow(
+  parent: CheckedDirectory,
+  name: string,
+  relative: string,
+  after: string[] | undefined,
+): AsyncGenerator<string> {
+  const directory = await parent.subdirectory(name).catch(() => undefined);
+  if (!directory) return;
+  try {
+    yield* walkFiles(directory, relative, after);
+  } finally {
+    await directory.close();
   }
 }
 
@@ -173,41 +210,36 @@ async function* walkFiles(
  * sorted all of them again for every page, 91 ms a page.
  */
 const LISTED_KEPT = 16;
-const listed = new Map<string, { ino: bigint; mtimeNs: bigint; entries: Dirent[] }>();
+const listed = new Map<string, { ino: bigint; mtimeNs: bigint; entries: Entry[] }>();
 
 /** How many directories were read from disk (tests watch that pages reuse the listing). */
 export const listingReads = { count: 0 };
 
-async function sortedEntries(directory: string): Promise<Dirent[] | undefined> {
+async function sortedEntries(directory: CheckedDirectory): Promise<Entry[] | undefined> {
   let info: { ino: bigint; mtimeNs: bigint };
+  let entries: Entry[];
   try {
-    info = await stat(directory, { bigint: true });
-  } catch {
-    return undefined;
-  }
-  const kept = listed.get(directory);
-  if (kept && kept.ino === info.ino && kept.mtimeNs === info.mtimeNs) {
-    // Most recently used last: the map's order is the order of eviction.
-    listed.delete(directory);
-    listed.set(directory, kept);
-    return kept.entries;
-  }
-  let entries: Dirent[];
-  try {
-    entries = await readdir(directory, { withFileTypes: true });
+    info = await directory.version();
+    const kept = listed.get(directory.path);
+    if (kept && kept.ino === info.ino && kept.mtimeNs === info.mtimeNs) {
+      // Most recently used last: the map's order is the order of eviction.
+      listed.delete(directory.path);
+      listed.set(directory.path, kept);
+      return kept.entries;
+    }
+    entries = await directory.entries();
   } catch {
     return undefined;
   }
   listingReads.count++;
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  listed.delete(directory);
-  listed.set(directory, { ino: info.ino, mtimeNs: info.mtimeNs, entries });
+  listed.delete(directory.path);
+  listed.set(directory.path, { ino: info.ino, mtimeNs: info.mtimeNs, entries });
   if (listed.size > LISTED_KEPT) listed.delete(listed.keys().next().value!);
   return entries;
 }
 
 /** The index of the first entry whose name is not before `name`. */
-function firstNotBefore(entries: Dirent[], name: string): number {
+function firstNotBefore(entries: Entry[], name: string): number {
   let low = 0;
   let high = entries.length;
   while (low < high) {
@@ -227,19 +259,21 @@ function watchSubscriptions(server: McpServer, options: FsOptions): void {
       watchers.delete(uri);
       return;
     }
-    let filePath: string;
+    let filePath: string | undefined;
     try {
-      filePath = fileURLToPath(uri);
+      filePath = path.sep === '/' ? pathOfFileUri(uri) : fileURLToPath(uri);
     } catch {
       return;
     }
+    if (filePath === undefined) return;
     // The roots the subscribing session reads under: its client's once known, else the configured ones.
     const roots = knownRoots(session.state) ?? options.roots;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       // Its real path too: a symlink inside a root may point out of it.
-      if (!roots.contains(filePath) || !roots.contains(realpathSync(filePath))) return;
-      const watcher = watch(filePath, { persistent: false }, () => {
+      const real = nameFromBytes(realpathSync(fsPath(filePath), { encoding: 'buffer' }));
+      if (!roots.contains(filePath) || !roots.contains(real)) return;
+      const watcher = watch(fsPath(filePath), { persistent: false }, () => {
         // Editors write a file in several steps: report the change once it settles.
         clearTimeout(timer);
         timer = setTimeout(() => server.notifyResourceUpdated(uri), 50);

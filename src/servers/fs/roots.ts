@@ -1,13 +1,15 @@
 // Which directories the filesystem server may touch, and the one function every tool and every resource
 // read goes through to turn a requested path into a real path inside them. Nothing outside the roots is
 // ever read, listed or written: not through "..", absolute paths, a sibling whose name starts with a
-// root's name, symlinks that point out, percent-encoded dots in URIs, NUL bytes or backslashes.
+// root's name, symlinks that point out, percent-encoded dots in URIs, NUL bytes or backslashes. Paths
+// come back in the code's form of names.ts (exact, whatever bytes the names hold).
 
 import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestContext } from '../../protocol/context.js';
 import { InputRequired } from '../../protocol/stateless.js';
+import { fsPath, nameFromBytes, pathOfFileUri, readName } from './names.js';
 
 /** A path the server refuses; the message names the allowed directories. */
 export class AccessDeniedError extends Error {
@@ -30,25 +32,28 @@ export interface ResolveOptions {
 export class Roots {
   constructor(readonly directories: readonly string[]) {}
 
-  /** Resolves a path from a tool's arguments: relative to the first root, checked, symlinks followed. */
+  /**
+   * Resolves a path from a tool's arguments, as the listings show names (names.ts): relative to the first
+   * root, checked, symlinks followed.
+   */
   async resolve(requested: string, options: ResolveOptions = {}): Promise<string> {
     if (typeof requested !== 'string' || requested.length === 0) {
       throw new AccessDeniedError(String(requested), 'the path is empty', this.directories);
     }
-    if (requested.includes('\0')) {
+    const name = readName(requested);
+    if (name instanceof Error) throw new AccessDeniedError(requested, name.message, this.directories);
+    return this.resolveName(requested, name, options);
+  }
+
+  /** Resolves a path in the code's form; `requested` is what the client wrote, for messages. */
+  async resolveName(requested: string, name: string, options: ResolveOptions): Promise<string> {
+    if (name.includes('\0')) {
       throw new AccessDeniedError(requested, 'the path contains a NUL byte', this.directories);
-    }
-    if (requested.includes('\\') && path.sep === '/') {
-      throw new AccessDeniedError(
-        requested,
-        `"${requested}" contains a backslash; separate directories with "/"`,
-        this.directories,
-      );
     }
     const first = this.directories[0];
     if (first === undefined)
       throw new AccessDeniedError(requested, 'no directory is allowed', this.directories);
-    const absolute = path.resolve(first, requested);
+    const absolute = path.resolve(first, name);
     if (!this.contains(absolute)) {
       throw new AccessDeniedError(
         requested,
@@ -58,7 +63,7 @@ export class Roots {
     }
     let real: string;
     try {
-      real = await realpath(absolute);
+      real = await realpathOf(absolute);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !options.allowMissing) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -67,12 +72,14 @@ export class Roots {
         throw error;
       }
       // A new file: its parent must exist, really inside a root.
-      const parent = await realpath(path.dirname(absolute)).catch(() => {
+      const parent = await realpathOf(path.dirname(absolute)).catch(() => {
         throw new FileNotFoundError(path.dirname(requested));
       });
       real = path.join(parent, path.basename(absolute));
       // A dangling symbolic link: writing through it would create its target, wherever that is.
-      const link = this.contains(real) ? await readlink(real).catch(() => undefined) : undefined;
+      const link = this.contains(real)
+        ? await readlink(fsPath(real), { encoding: 'buffer' }).then(nameFromBytes, () => undefined)
+        : undefined;
       if (link !== undefined) {
         const target = path.resolve(parent, link);
         if (!this.contains(target)) {
@@ -82,7 +89,7 @@ export class Roots {
             this.directories,
           );
         }
-        return this.resolve(target, options);
+        return this.resolveName(requested, target, options);
       }
     }
     if (!this.contains(real)) {
@@ -95,19 +102,19 @@ export class Roots {
     return real;
   }
 
-  /** Resolves a file:// URI the same way. */
+  /** Resolves a file:// URI the same way; its percent-escapes are the bytes of the names. */
   async resolveUri(uri: string): Promise<string> {
-    let filePath: string;
+    let filePath: string | undefined;
+    let problem = 'not a file URI without a host, or it encodes a "/"';
     try {
-      filePath = fileURLToPath(uri);
+      filePath = path.sep === '/' ? pathOfFileUri(uri) : fileURLToPath(uri);
     } catch (error) {
-      throw new AccessDeniedError(
-        uri,
-        `"${uri}" is not a usable file URI (${(error as Error).message})`,
-        this.directories,
-      );
+      problem = (error as Error).message;
     }
-    return this.resolve(filePath);
+    if (filePath === undefined) {
+      throw new AccessDeniedError(uri, `"${uri}" is not a usable file URI (${problem})`, this.directories);
+    }
+    return this.resolveName(uri, filePath, {});
   }
 
   /** Lexical containment: the path is a root or below one (a sibling "root-other" is not). */
@@ -120,6 +127,11 @@ export class Roots {
       );
     });
   }
+}
+
+/** The real path of a path in the code's form, in that form. */
+async function realpathOf(name: string): Promise<string> {
+  return nameFromBytes(await realpath(fsPath(name), { encoding: 'buffer' }));
 }
 
 export class FileNotFoundError extends Error {
