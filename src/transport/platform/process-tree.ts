@@ -3,6 +3,7 @@
 // shell in front of the real server included). Windows has no groups; taskkill /T walks the tree.
 
 import { spawnSync } from 'node:child_process';
+import { unwatchGroup, watchGroup } from './watchdog.js';
 
 export const isWindows = process.platform === 'win32';
 
@@ -29,16 +30,22 @@ const live = new Set<number>();
 let exitHookInstalled = false;
 
 /**
- * Remembers a child's tree so that it is killed if this process exits first, whatever the way it exits
- * (a signal handler that calls process.exit included).
+ * Remembers a child's tree so that it is killed if this process exits first, whatever the way it exits:
+ * the 'exit' hook covers process.exit and a signal handler that calls it; on POSIX the watchdog covers
+ * what no hook sees, SIGKILL above all. The function returned forgets the tree once it has ended.
  */
 export function trackTree(pid: number): () => void {
   live.add(pid);
+  // The child was spawned as a group leader, so its pid is its group's id.
+  if (spawnAsGroupLeader) watchGroup(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on('exit', () => {
       for (const child of live) killTree(child, 'SIGKILL');
     });
   }
-  return () => live.delete(pid);
+  return () => {
+    live.delete(pid);
+    if (spawnAsGroupLeader) unwatchGroup(pid);
+  };
 }
