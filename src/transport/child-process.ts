@@ -7,6 +7,7 @@ import type { CloseReason } from '../jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../jsonrpc/transport.js';
 import { defaultEnvironment } from './platform/environment.js';
+import { releasePipesAfterExit } from './platform/pipes-after-exit.js';
 import { killTree, spawnAsGroupLeader, trackTree } from './platform/process-tree.js';
 import { StreamTransport, type StreamTransportOptions } from './stream.js';
 
@@ -28,7 +29,7 @@ export interface ChildProcessTransportOptions extends StreamTransportOptions {
 }
 
 const STDERR_TAIL_BYTES = 4096;
-/** After the process exits, how long its stdout may still deliver buffered messages. */
+/** After the process exits, how long its stdout and stderr may still deliver what it wrote. */
 const EXIT_DRAIN_MS = 100;
 
 export class ChildProcessTransport implements Transport {
@@ -93,17 +94,10 @@ export class ChildProcessTransport implements Transport {
     });
     child.on('exit', (code, signal) => {
       this.exited = { code, signal };
-      this.untrack?.();
-      // Let stdout deliver what the server wrote just before exiting, then report the exit.
-      const report = () => this.finish(this.exitReason());
-      if (child.stdout!.readableEnded) report();
-      else {
-        const timer = setTimeout(report, EXIT_DRAIN_MS);
-        child.stdout!.once('end', () => {
-          clearTimeout(timer);
-          report();
-        });
-      }
+      // Let stdout deliver what the server wrote just before exiting, then report the exit. A grandchild
+      // that escaped the group may hold the pipes open for ever: they are destroyed after the grace.
+      // The tree stays tracked until finish() has killed what is left of the group.
+      releasePipesAfterExit(child, EXIT_DRAIN_MS, () => this.finish(this.exitReason()));
     });
     for (const payload of this.earlySends.splice(0)) stream.send(payload);
   }
@@ -187,6 +181,8 @@ export class ChildProcessTransport implements Transport {
     if (this.child?.pid !== undefined) killTree(this.child.pid, 'SIGKILL');
     this.untrack?.();
     this.child?.stdout?.removeAllListeners('data');
+    // Nothing more is read or written: open pipes would only keep the event loop alive.
+    for (const stream of [this.child?.stdin, this.child?.stdout, this.child?.stderr]) stream?.destroy();
     this.handlers?.closed(reason);
     for (const resolve of this.closeWaiters.splice(0)) resolve();
   }

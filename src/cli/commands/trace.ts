@@ -9,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import type { TraceFormat, TraceRecord } from '../../inspect/trace-format.js';
 import { WireMonitor } from '../../inspect/wire-monitor.js';
+import { releasePipesAfterExit } from '../../transport/platform/pipes-after-exit.js';
 import { killTree, spawnAsGroupLeader, trackTree } from '../../transport/platform/process-tree.js';
 import { splitAtDoubleDash } from '../options.js';
 import { parseRemote } from '../target.js';
@@ -18,6 +19,8 @@ import { parsePort, runHttpTrace } from './trace-http.js';
 
 /** How long a server that was passed a signal may take to exit before it gets SIGKILL. */
 const KILL_GRACE_MS = 2000;
+/** How long the server's stdout and stderr may stay open after it exited (see releasePipesAfterExit). */
+const PIPE_GRACE_MS = 500;
 /** How long the server may keep running after its stdin closed before the trace flags it. */
 const EXIT_GRACE_MS = 1000;
 /** How long the records of an HTTP trace may wait to be written together (see openTraceLog). */
@@ -169,7 +172,13 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGTERM', forward);
     process.on('SIGINT', forward);
     process.on('SIGHUP', forward);
-    child.on('exit', () => clearTimeout(killTimer));
+    child.on('exit', () => {
+      clearTimeout(killTimer);
+      // 'close' waits for the server's pipes, which a background child it left behind (in a session of
+      // its own, out of reach of the group's signals) may hold open for ever: after a grace they are
+      // destroyed, and the trace ends with the server's own exit code.
+      releasePipesAfterExit(child, PIPE_GRACE_MS);
+    });
     child.on('close', (code, signal) => {
       untrack();
       monitor.serverExited(signal ? `was killed by ${signal}` : `exited with code ${code}`);
