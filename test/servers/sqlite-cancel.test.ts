@@ -108,7 +108,7 @@ describe('cancelling and time-limiting a long query', { timeout: 120_000 }, () =
     assert.equal(result.isError, true);
     assert.match(
       textOf(result),
-      /^the statement ran longer than its time limit of 500 ms and was stopped; narrow it \(WHERE, LIMIT, an index\) or give a longer timeoutMs \(at most 30000\)$/,
+      /^the statement ran longer than its time limit of 500 ms \(preparing it counts\) and was stopped; narrow it \(WHERE, LIMIT, an index\) or give a longer timeoutMs \(at most 30000\)$/,
     );
     const events = session.events.items.slice(before);
     const started = events.find((e) => e.type === 'started') as Started;

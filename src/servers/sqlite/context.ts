@@ -2,7 +2,7 @@
 // the limits, and the pieces of tool schemas and answers that several tools use.
 
 import type { Database } from './database.js';
-import { type QueryPool, QueryTimeoutError, SqlError } from './query-pool.js';
+import { QueryMemoryError, type QueryPool, QueryTimeoutError, SqlError } from './query-pool.js';
 import { CELL_SCHEMA, type Cell } from './values.js';
 
 export interface SqliteOptions {
@@ -66,6 +66,11 @@ export function explainFailure(error: unknown, options: SqliteOptions): Error {
   if (error instanceof QueryTimeoutError) {
     return new Error(
       `${error.message}; narrow it (WHERE, LIMIT, an index) or give a longer timeoutMs (at most ${options.queryTimeoutMs})`,
+    );
+  }
+  if (error instanceof QueryMemoryError) {
+    return new Error(
+      `${error.message}; simplify it, or start the server with a larger --max-query-memory (maxQueryMemory)`,
     );
   }
   if (!(error instanceof SqlError)) return error instanceof Error ? error : new Error(String(error));

@@ -7,7 +7,7 @@ import { McpServer } from '../../server/server.js';
 import type { SqliteOptions } from './context.js';
 import { openDatabase } from './database.js';
 import { registerPrompts } from './prompts.js';
-import { QueryPool, type QueryProcessEvent } from './query-pool.js';
+import { checkQueryMemory, DEFAULT_QUERY_MEMORY, QueryPool, type QueryProcessEvent } from './query-pool.js';
 import { registerReadTools } from './read-tools.js';
 import { registerResources } from './resources.js';
 import { registerWriteTools } from './write-tools.js';
@@ -28,6 +28,11 @@ export interface SqliteServerOptions {
   queryTimeoutMs?: number;
   /** Statements that may run at once (4). */
   maxConcurrentQueries?: number;
+  /**
+   * Bytes of memory one query process may use, Node itself (60 to 90 MiB) included (512 MiB; at least
+   * 128 MiB). A statement that needs more is stopped with an error.
+   */
+  maxQueryMemory?: number;
   version?: string;
   /** Told what the query processes do (for tests and diagnostics). */
   observeQueries?: (event: QueryProcessEvent) => void;
@@ -42,9 +47,13 @@ export interface SqliteServer {
 /** Opens the database (throwing SqliteOpenError, with a hint, when it cannot) and builds the server. */
 export async function createSqliteServer(options: SqliteServerOptions): Promise<SqliteServer> {
   const write = options.write ?? false;
+  const maxMemory = options.maxQueryMemory ?? DEFAULT_QUERY_MEMORY;
+  // Checked before the file is opened, so that a wrong option leaves nothing open.
+  checkQueryMemory(maxMemory);
   const db = await openDatabase(options.file, { write, create: options.create ?? false });
   const pool = new QueryPool(db.name, {
     maxProcesses: options.maxConcurrentQueries ?? 4,
+    maxMemory,
     observe: options.observeQueries,
     // A write killed half-way leaves a hot journal; the server's writable connection rolls it back now,
     // before a read-only connection (which cannot roll it back) trips over it.

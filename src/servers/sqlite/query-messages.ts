@@ -4,6 +4,12 @@ import type { Cell } from './values.js';
 
 export type Parameters = unknown[] | Record<string, unknown>;
 
+/**
+ * The signal a query process ends itself with when it outgrows its memory limit. Nothing else sends it
+ * (Node's default action for it ends the process), so the server can tell this end from any other.
+ */
+export const MEMORY_LIMIT_SIGNAL = 'SIGUSR2';
+
 /** Server → query process: run one statement. */
 export interface QueryJob {
   id: number;
@@ -15,8 +21,13 @@ export interface QueryJob {
   maxRows: number;
 }
 
-/** Query process → server. Rows come in batches, then exactly one 'done', 'written' or 'failed'. */
+/**
+ * Query process → server. 'accepted' first, as soon as the job arrives (before it is prepared, which can
+ * take long), then 'started' once it is prepared, rows in batches, and exactly one 'done', 'written' or
+ * 'failed'.
+ */
 export type QueryReply =
+  | { type: 'accepted'; id: number }
   | { type: 'started'; id: number; columns: string[] }
   | { type: 'rows'; id: number; rows: Cell[][] }
   | { type: 'done'; id: number; truncated: boolean }

@@ -1,12 +1,13 @@
 // The server's side of the query processes: hands each statement to a process of its own, gathers the
 // rows it streams back, reports progress per batch, and kills the process when the request is cancelled
-// or the time limit passes (see query-process.ts for why a process and not a thread). One idle process is
-// kept warm for the next query, so only the first query, and the first after a kill, pays for start-up.
+// or the time limit passes (see query-process.ts for why a process and not a thread). Each process's
+// memory is bounded too: it ends itself when it outgrows the limit. One idle process is kept warm for the
+// next query, so only the first query, and the first after a kill, pays for start-up.
 
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Parameters, QueryJob, QueryReply } from './query-messages.js';
+import { MEMORY_LIMIT_SIGNAL, type Parameters, type QueryJob, type QueryReply } from './query-messages.js';
 import type { Cell } from './values.js';
 
 const here = fileURLToPath(import.meta.url);
@@ -14,6 +15,19 @@ const here = fileURLToPath(import.meta.url);
 const PROCESS_FILE = path.join(path.dirname(here), `query-process${path.extname(here)}`);
 const EXEC_ARGV = path.extname(here) === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
 const MAX_IDLE = 1;
+const MiB = 1024 * 1024;
+/** Below this, Node, better-sqlite3 and the watchdog thread leave no room to run a statement in. */
+const MIN_QUERY_MEMORY = 128 * MiB;
+export const DEFAULT_QUERY_MEMORY = 512 * MiB;
+
+/** Throws unless `bytes` is a memory limit a query process can work within. */
+export function checkQueryMemory(bytes: number): void {
+  if (!(bytes >= MIN_QUERY_MEMORY)) {
+    throw new RangeError(
+      `maxQueryMemory must be at least ${MIN_QUERY_MEMORY / MiB} MiB (a query process uses 60 to 90 MiB before it runs anything); got ${bytes} bytes`,
+    );
+  }
+}
 
 /** What the pool does with its processes, for whoever watches (the tests). */
 export type QueryProcessEvent =
@@ -26,6 +40,8 @@ export type QueryProcessEvent =
 export interface QueryPoolOptions {
   /** Queries that may run at once; more are refused. */
   maxProcesses: number;
+  /** Bytes of memory (resident) one query process may use, Node itself included (512 MiB). */
+  maxMemory?: number;
   /** Called after a process running a write was killed (to roll back what it left half done). */
   afterKilledWrite?: () => void;
   observe?: (event: QueryProcessEvent) => void;
@@ -39,7 +55,7 @@ export interface Statement {
 
 export interface RunOptions {
   signal: AbortSignal;
-  /** Milliseconds the statement may run, from when it starts. */
+  /** Milliseconds the statement may take, from when its process receives it: preparing it counts. */
   timeoutMs: number;
   /** Rows received so far, after each batch. */
   onRows?: (rows: number) => void;
@@ -64,7 +80,19 @@ export interface WriteResult {
 export class QueryTimeoutError extends Error {
   override readonly name = 'QueryTimeoutError';
   constructor(readonly timeoutMs: number) {
-    super(`the statement ran longer than its time limit of ${timeoutMs} ms and was stopped`);
+    super(
+      `the statement ran longer than its time limit of ${timeoutMs} ms (preparing it counts) and was stopped`,
+    );
+  }
+}
+
+/** The statement's process outgrew its memory limit and ended itself. */
+export class QueryMemoryError extends Error {
+  override readonly name = 'QueryMemoryError';
+  constructor(readonly maxMemory: number) {
+    super(
+      `the statement needed more memory than the query process may use (${Math.round(maxMemory / MiB)} MiB) and was stopped`,
+    );
   }
 }
 
@@ -83,6 +111,7 @@ const pools = new Set<QueryPool>();
 let exitHookInstalled = false;
 
 export class QueryPool {
+  private readonly maxMemory: number;
   private readonly idle: ChildProcess[] = [];
   private readonly busy = new Set<ChildProcess>();
   private nextId = 1;
@@ -92,6 +121,8 @@ export class QueryPool {
     private readonly file: string,
     private readonly options: QueryPoolOptions,
   ) {
+    this.maxMemory = options.maxMemory ?? DEFAULT_QUERY_MEMORY;
+    checkQueryMemory(this.maxMemory);
     pools.add(this);
     if (!exitHookInstalled) {
       exitHookInstalled = true;
@@ -143,10 +174,13 @@ export class QueryPool {
   }
 
   private spawn(): ChildProcess {
-    const child = fork(PROCESS_FILE, [this.file], {
+    const { maxMemory } = this;
+    const child = fork(PROCESS_FILE, [this.file, String(maxMemory)], {
       // stdout is the server's MCP channel: the query process must never write there.
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      execArgv: EXEC_ARGV,
+      // V8 collects garbage harder near its heap limit: with the process's limit as its own, garbage is
+      // not left to grow past what the watchdog allows.
+      execArgv: [...EXEC_ARGV, `--max-old-space-size=${Math.floor(maxMemory / MiB)}`],
       serialization: 'advanced',
     });
     const pid = child.pid ?? -1;
@@ -198,17 +232,29 @@ export class QueryPool {
       const onAbort = () => stop(signal.reason, 'cancelled');
       const onExit = (code: number | null, exitSignal: NodeJS.Signals | null) => {
         cleanUp();
+        if (exitSignal === MEMORY_LIMIT_SIGNAL) {
+          if (job.mode === 'write') this.options.afterKilledWrite?.();
+          reject(new QueryMemoryError(this.maxMemory));
+          return;
+        }
         reject(new Error(`the query process ended unexpectedly (${exitSignal ?? `exit code ${code}`})`));
+      };
+      const startClock = () => {
+        timer = setTimeout(
+          () => stop(new QueryTimeoutError(options.timeoutMs), 'time limit'),
+          options.timeoutMs,
+        );
       };
       const onMessage = (reply: QueryReply) => {
         if (reply.id !== id) return;
         switch (reply.type) {
+          case 'accepted':
+            // Not from the fork: a new process's start-up is not the statement's time. From here on,
+            // preparing the statement counts (a kilobyte of SQL can take minutes to prepare).
+            startClock();
+            return;
           case 'started':
             columns = reply.columns;
-            timer = setTimeout(
-              () => stop(new QueryTimeoutError(options.timeoutMs), 'time limit'),
-              options.timeoutMs,
-            );
             this.options.observe?.({ type: 'started', pid: child.pid ?? -1, mode: job.mode });
             return;
           case 'rows':

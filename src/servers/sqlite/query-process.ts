@@ -4,15 +4,16 @@
 // stop it there (V8 only stops JavaScript, and a query such as a recursive CTE counting to 1e9 returns to
 // JavaScript only at its end). Killing a process stops it at once, wherever it is.
 //
-// Started by query-pool.ts as `query-process.js DB_FILE`; reads jobs from its IPC channel.
+// Started by query-pool.ts as `query-process.js DB_FILE MAX_MEMORY_BYTES`; reads jobs from its IPC channel.
 
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { loadSqlite } from './database.js';
-import type { QueryJob, QueryReply } from './query-messages.js';
+import { MEMORY_LIMIT_SIGNAL, type QueryJob, type QueryReply } from './query-messages.js';
 import { type Cell, toCell, toParameter } from './values.js';
 
 const file = process.argv[2]!;
+const maxMemory = Number(process.argv[3]);
 /** Rows per message; progress is reported once per batch. */
 const BATCH_ROWS = 500;
 /** A batch is sent sooner when rows come slowly, so that progress keeps coming. */
@@ -40,6 +41,8 @@ function bind(job: QueryJob): unknown[] {
 }
 
 async function run(job: QueryJob): Promise<void> {
+  // Before prepare(), which alone can run for minutes: the server's time limit starts here.
+  send({ type: 'accepted', id: job.id });
   const db = connection(job.mode);
   const statement = db.prepare(job.sql);
   if (job.mode === 'read') {
@@ -126,10 +129,22 @@ process.on('message', (job: QueryJob) => {
 
 // The server went away: an idle process ends here. A process busy inside SQLite cannot see this, so a
 // watchdog thread, which keeps running while the main thread is blocked, ends it if its parent is gone.
+// The same thread bounds the process's memory. SQLite's own heap limit (PRAGMA hard_heap_limit) cannot:
+// better-sqlite3 builds SQLite without memory statistics (SQLITE_DEFAULT_MEMSTATUS=0), and SQLite then
+// accepts the pragma but never enforces it. So the thread watches the resident size of the whole process
+// (SQLite's allocations, V8's heap, rows on their way out) every few milliseconds and ends the process with
+// the signal that tells the server why.
 process.on('disconnect', () => process.exit(0));
 const watchdog = new Worker(
-  `const parent = ${process.ppid};
-   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, 1000);`,
-  { eval: true, execArgv: [] },
+  `const { parent, maxMemory, signal } = require('node:worker_threads').workerData;
+   setInterval(() => {
+     if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL');
+     else if (process.memoryUsage.rss() > maxMemory) process.kill(process.pid, signal);
+   }, 20);`,
+  {
+    eval: true,
+    execArgv: [],
+    workerData: { parent: process.ppid, maxMemory, signal: MEMORY_LIMIT_SIGNAL },
+  },
 );
 watchdog.unref();
