@@ -196,6 +196,12 @@ describe('start-up errors', () => {
     const rows = await mcpwire(['serve', 'sqlite', fixture, '--max-rows', 'many']);
     assert.equal(rows.code, 2);
     assert.match(rows.stderr, /--max-rows takes a whole number of at least 1; got "many"/);
+    const memory = await mcpwire(['serve', 'sqlite', fixture, '--max-query-memory', '1MiB']);
+    assert.equal(memory.code, 2);
+    assert.match(memory.stderr, /--max-query-memory must be at least 128 MiB/);
+    const size = await mcpwire(['serve', 'sqlite', fixture, '--max-query-memory', 'lots']);
+    assert.equal(size.code, 2);
+    assert.match(size.stderr, /--max-query-memory takes a size such as/);
     const unknown = await mcpwire(['serve', 'sqlite', fixture, '--root', '/']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Unknown option '--root'/);
@@ -226,6 +232,37 @@ describe('a stdio session', () => {
     assert.equal(await server.exited, 0);
     await server.stderrClosed;
     assert.deepEqual(query(file, 'SELECT a FROM t'), [{ a: 'from e2e' }]);
+  });
+
+  it('--max-query-memory bounds a query process: a statement that outgrows it is an error, and the server goes on', {
+    timeout: 60_000,
+  }, async () => {
+    const server = new StdioServer([fixture, '--max-query-memory', '200MiB']);
+    await server.initialize();
+    // Nested non-materialized CTEs: prepare() doubles its memory a level, to gigabytes at 22 levels.
+    const parts = ['a0(c) AS NOT MATERIALIZED (SELECT 1)'];
+    for (let i = 1; i < 22; i++) {
+      parts.push(`a${i}(c) AS NOT MATERIALIZED (SELECT c FROM a${i - 1} UNION ALL SELECT c FROM a${i - 1})`);
+    }
+    const hungry = await server.request(3, 'tools/call', {
+      name: 'read_query',
+      arguments: { sql: `WITH ${parts.join(', ')} SELECT count(*) AS n FROM a21` },
+    });
+    const answer = hungry.result as { isError?: boolean; content: Array<{ text: string }> };
+    assert.equal(answer.isError, true);
+    assert.match(
+      answer.content[0]!.text,
+      /more memory than the query process may use \(200 MiB\).*--max-query-memory/,
+    );
+    const next = await server.request(4, 'tools/call', {
+      name: 'read_query',
+      arguments: { sql: 'SELECT count(*) AS n FROM users' },
+    });
+    assert.deepEqual((next.result as { structuredContent: { rows: unknown } }).structuredContent.rows, [
+      { n: 3 },
+    ]);
+    server.child.stdin.end();
+    assert.equal(await server.exited, 0);
   });
 
   it('cancels a statement stuck inside SQLite by killing its query process; no response is sent', {

@@ -36,7 +36,9 @@ Usage and options of "serve sqlite" (it needs the better-sqlite3 package: npm in
   --write                  open the database for writing; also offer write_query and create_table
   --create                 make a new, empty database if DB_FILE does not exist
   --max-rows N             most rows a query returns (default 10000)
-  --query-timeout MS       time limit of a statement, and the most a call may ask for (default 30000)
+  --query-timeout MS       time limit of a statement, preparing it included, and the most a call may
+                           ask for (default 30000)
+  --max-query-memory SIZE  memory a statement's process may use, Node included (default 512MiB)
   --max-message-size SIZE  largest message read or written (default 256MiB)
 
 Example host configuration:
@@ -214,6 +216,7 @@ async function serveSqlite(rest: string[]): Promise<number> {
       create?: boolean;
       'max-rows'?: string;
       'query-timeout'?: string;
+      'max-query-memory'?: string;
     } & TransportValues
   >(
     rest,
@@ -222,6 +225,7 @@ async function serveSqlite(rest: string[]): Promise<number> {
       create: { type: 'boolean' },
       'max-rows': { type: 'string' },
       'query-timeout': { type: 'string' },
+      'max-query-memory': { type: 'string' },
       ...TRANSPORT_OPTIONS,
     },
     true,
@@ -247,10 +251,16 @@ async function serveSqlite(rest: string[]): Promise<number> {
       create: values.create,
       maxRows: positiveInteger(values['max-rows'], '--max-rows'),
       queryTimeoutMs: positiveInteger(values['query-timeout'], '--query-timeout'),
+      maxQueryMemory: values['max-query-memory']
+        ? parseSize(values['max-query-memory'], '--max-query-memory')
+        : undefined,
       version: packageVersion(),
     });
   } catch (error) {
     if (error instanceof SqliteOpenError) throw new UsageError(error.message, error.hint);
+    if (error instanceof RangeError && values['max-query-memory'] !== undefined) {
+      throw new UsageError(error.message.replace('maxQueryMemory', '--max-query-memory'));
+    }
     throw error;
   }
   return serveOn(sqlite.server, values, 'sqlite');
