@@ -151,3 +151,113 @@ describe('OAuth discovery', () => {
     });
   }
 });
+
+// MCP 2025-03-26 had no protected resource metadata: the MCP server's origin was the authorization base
+// URL, with RFC 8414 metadata at its root and, without it, the endpoints /authorize, /token and /register.
+// The conformance suite's backcompat scenarios found that the client refused such a server outright.
+describe('OAuth discovery of a 2025-03-26 server (no protected resource metadata)', () => {
+  const ORIGIN = 'https://mcp.example.com';
+
+  /** A client whose browser redirects at once with a code, and the routes of a 2025-03-26 server. */
+  function legacyClient(routes: Routes, asked: string[], authorized: URL[]) {
+    return new OAuthClient({
+      server: SERVER,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      fetch: fakeFetch(routes, asked),
+      authorize: async (url) => {
+        authorized.push(url);
+        const back = new URL('http://127.0.0.1:1/callback');
+        back.searchParams.set('code', 'c0de');
+        back.searchParams.set('state', url.searchParams.get('state')!);
+        return back;
+      },
+    });
+  }
+  const register = () => Response.json({ client_id: 'legacy-client' }, { status: 201 });
+  const token = () => Response.json({ access_token: 'legacy-token', token_type: 'Bearer', expires_in: 60 });
+
+  it('uses the metadata at the root of the server origin, even for an issuer with a path there', async () => {
+    const asked: string[] = [];
+    const authorized: URL[] = [];
+    const c = legacyClient(
+      {
+        [`${ORIGIN}/.well-known/oauth-authorization-server`]: {
+          issuer: `${ORIGIN}/oauth`,
+          authorization_endpoint: `${ORIGIN}/oauth/authorize`,
+          token_endpoint: `${ORIGIN}/oauth/token`,
+          registration_endpoint: `${ORIGIN}/oauth/register`,
+          code_challenge_methods_supported: ['S256'],
+        },
+        [`${ORIGIN}/oauth/register`]: register,
+        [`${ORIGIN}/oauth/token`]: token,
+      },
+      asked,
+      authorized,
+    );
+    assert.equal(await c.refused(refusal()), true);
+    assert.deepEqual(asked, [
+      `GET ${ORIGIN}/.well-known/oauth-protected-resource/tenant/mcp`,
+      `GET ${ORIGIN}/.well-known/oauth-protected-resource`,
+      `GET ${ORIGIN}/.well-known/oauth-authorization-server`,
+      `POST ${ORIGIN}/oauth/register`,
+      `POST ${ORIGIN}/oauth/token`,
+    ]);
+    assert.equal(authorized[0]!.origin + authorized[0]!.pathname, `${ORIGIN}/oauth/authorize`);
+    assert.equal(authorized[0]!.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(authorized[0]!.searchParams.get('resource'), SERVER);
+    assert.equal(await c.authorization(), 'Bearer legacy-token');
+  });
+
+  it('without any metadata, uses /authorize, /token and /register on the server origin', async () => {
+    const asked: string[] = [];
+    const authorized: URL[] = [];
+    const c = legacyClient(
+      { [`${ORIGIN}/register`]: register, [`${ORIGIN}/token`]: token },
+      asked,
+      authorized,
+    );
+    assert.equal(await c.refused(refusal()), true);
+    assert.deepEqual(asked.slice(2), [
+      `GET ${ORIGIN}/.well-known/oauth-authorization-server`,
+      `POST ${ORIGIN}/register`,
+      `POST ${ORIGIN}/token`,
+    ]);
+    assert.equal(authorized[0]!.origin + authorized[0]!.pathname, `${ORIGIN}/authorize`);
+    assert.ok(authorized[0]!.searchParams.get('code_challenge'));
+    assert.equal(await c.authorization(), 'Bearer legacy-token');
+  });
+
+  it('refuses root metadata that names an issuer on another origin', async () => {
+    const c = legacyClient({ [`${ORIGIN}/.well-known/oauth-authorization-server`]: asMetadata }, [], []);
+    await assert.rejects(c.refused(refusal()), (error: Error) => {
+      assert.ok(error instanceof AuthorizationError, String(error));
+      assert.match(
+        error.message,
+        /is for issuer "https:\/\/auth\.example\.com", which is not on https:\/\/mcp\.example\.com/,
+      );
+      return true;
+    });
+  });
+
+  it('a failure at the default endpoints says how they were found', async () => {
+    await assert.rejects(legacyClient({}, [], []).refused(refusal()), (error: Error) => {
+      assert.ok(error instanceof AuthorizationError, String(error));
+      assert.match(
+        error.message,
+        /registration at https:\/\/mcp\.example\.com\/register failed \(HTTP 404\)/,
+      );
+      assert.match(error.message, /publishes no protected resource metadata .* 2025-03-26 default endpoints/);
+      return true;
+    });
+  });
+
+  it('does not fall back when the server announced resource metadata that is not there', async () => {
+    const asked: string[] = [];
+    const announced = `Bearer resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/tenant/mcp"`;
+    await assert.rejects(
+      legacyClient({}, asked, []).refused(refusal(announced)),
+      /publishes no protected resource metadata/,
+    );
+    assert.deepEqual(asked, [`GET ${ORIGIN}/.well-known/oauth-protected-resource/tenant/mcp`]);
+  });
+});

@@ -2,14 +2,23 @@
 // it is started with the scenario's server URL, connects with mcpwire's client over Streamable HTTP,
 // lists the tools and calls each one with arguments made from its schema, answering elicitations by
 // accepting the form as shown (so schema defaults apply) and sampling with a fixed message.
+//
+// Every connection is authorized by an OAuthClient, which does nothing until a server refuses a request:
+// the scenarios without OAuth never see it. In the auth scenarios the suite's mock authorization server
+// redirects at once, so the "browser" is a GET that does not follow the redirect and hands its Location
+// back. The suite names the scenario in MCP_CONFORMANCE_SCENARIO and, for a client registered beforehand,
+// gives its credentials in MCP_CONFORMANCE_CONTEXT (JSON: client_id, client_secret); the
+// client-credentials scenarios take a token for the machine with those credentials.
 
-import { HttpClientTransport, McpClient } from '../../dist/index.js';
+import { HttpClientTransport, InMemoryTokenStore, McpClient, OAuthClient } from '../../dist/index.js';
 
 const url = process.argv[2];
 if (!url) {
   console.error('usage: client.mjs SERVER_URL');
   process.exit(2);
 }
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 
 function sampleValue(schema) {
   switch (schema?.type) {
@@ -33,6 +42,29 @@ function argumentsFor(schema) {
   return args;
 }
 
+/** The browser: the authorization endpoint answers with a redirect to the redirect URI, which is the answer. */
+async function authorize(authorizationUrl) {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (!location)
+    throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
+  return new URL(location, authorizationUrl);
+}
+
+const machine = scenario.startsWith('auth/client-credentials');
+const oauth = new OAuthClient({
+  server: url,
+  store: new InMemoryTokenStore(),
+  grant: machine ? 'client_credentials' : 'authorization_code',
+  clientId: context.client_id,
+  clientSecret: context.client_secret,
+  clientName: 'mcpwire-conformance-client',
+  clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+  redirectUri: 'http://127.0.0.1:53682/callback',
+  authorize,
+});
+
 const client = new McpClient({
   name: 'mcpwire-conformance-client',
   version: '1.0.0',
@@ -46,7 +78,7 @@ const client = new McpClient({
 });
 
 try {
-  await client.connect(new HttpClientTransport(url), { timeout: 20_000 });
+  await client.connect(new HttpClientTransport(url, { authorization: oauth }), { timeout: 20_000 });
   const tools = client.serverCapabilities?.tools ? await client.listAllTools() : [];
   for (const tool of tools) {
     const result = await client.callTool(tool.name, argumentsFor(tool.inputSchema), { timeout: 20_000 });

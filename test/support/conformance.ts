@@ -55,12 +55,23 @@ export async function runSuite(
       () => resolve(),
     );
   });
-  return readdirSync(out).map((dir) => ({
-    // Directories are named <scenario>-<time>, and server ones start with "server-" as well.
+  return resultDirs(out).map((dir) => ({
+    // Directories are named <scenario>-<time>, and server ones start with "server-" as well. A scenario
+    // whose name has a slash (auth/metadata-default) is saved one directory further down (auth/).
     scenario: dir.replace(/-\d{4}-\d{2}-\d{2}T.*$/, '').replace(side === 'server' ? /^server-/ : /^$/, ''),
     side,
     checks: JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[],
   }));
+}
+
+/** The directories under `root` that hold a checks.json, relative to it, with "/" between names. */
+function resultDirs(root: string, prefix = ''): string[] {
+  return readdirSync(path.join(root, prefix), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const dir = prefix ? `${prefix}/${entry.name}` : entry.name;
+      return existsSync(path.join(root, dir, 'checks.json')) ? [dir] : resultDirs(root, dir);
+    });
 }
 
 /** Checks that count: INFO records are the suite's own log. */

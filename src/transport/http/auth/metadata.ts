@@ -88,3 +88,54 @@ export async function fetchJson(url: URL, fetcher: typeof fetch = fetch): Promis
     throw new MetadataError(`${url.href} did not answer with a JSON object`);
   }
 }
+
+/** What the 2025-03-26 discovery found: the metadata, and whether it is the default endpoints (no document). */
+export interface LegacyDiscovery {
+  metadata: AuthorizationServerMetadata;
+  defaults: boolean;
+  /** The URL of the metadata document tried. */
+  tried: string;
+}
+
+/**
+ * Authorization server metadata as MCP 2025-03-26 found it, for a server that publishes no protected
+ * resource metadata: the MCP server's origin is the authorization base URL, its RFC 8414 document is at
+ * `/.well-known/oauth-authorization-server` there, and without one the endpoints are `/authorize`,
+ * `/token` and `/register` on that origin. Everything stays on the MCP server's own origin: a document
+ * there may name an issuer with a path (the revision built the URL from the origin alone), but an issuer
+ * on another origin is refused. Default endpoints come with PKCE S256, which that revision requires of
+ * every authorization server.
+ */
+export async function discoverLegacyMetadata(
+  server: string,
+  fetcher: typeof fetch = fetch,
+): Promise<LegacyDiscovery> {
+  const { origin } = new URL(server);
+  const url = new URL('/.well-known/oauth-authorization-server', origin);
+  const document = (await fetchJson(url, fetcher)) as AuthorizationServerMetadata | undefined;
+  if (document !== undefined) {
+    let issuerOrigin: string | undefined;
+    try {
+      issuerOrigin = new URL(String(document.issuer)).origin;
+    } catch {
+      issuerOrigin = undefined;
+    }
+    if (issuerOrigin !== origin) {
+      throw new MetadataError(
+        `the metadata at ${url.href} is for issuer "${String(document.issuer)}", which is not on ${origin}; it is not used`,
+      );
+    }
+    return { metadata: document, defaults: false, tried: url.href };
+  }
+  return {
+    metadata: {
+      issuer: origin,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      registration_endpoint: `${origin}/register`,
+      code_challenge_methods_supported: ['S256'],
+    },
+    defaults: true,
+    tried: url.href,
+  };
+}

@@ -13,6 +13,7 @@ import { parseBearerChallenge } from './challenge.js';
 import {
   type AuthorizationServerMetadata,
   discoverIssuerMetadata,
+  discoverLegacyMetadata,
   fetchJson,
   MetadataError,
 } from './metadata.js';
@@ -95,6 +96,8 @@ interface Discovered {
   issuer: string;
   metadata: AuthorizationServerMetadata;
   scopesSupported: string[] | undefined;
+  /** Found the 2025-03-26 way (no protected resource metadata): why, for the messages of what fails next. */
+  legacy?: string;
 }
 
 export class OAuthClient implements HttpAuthorization {
@@ -236,15 +239,23 @@ export class OAuthClient implements HttpAuthorization {
         `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
       );
     }
-    record.client ??= await this.register(metadata);
-    if ((this.options.grant ?? 'authorization_code') === 'client_credentials') {
-      record.tokens = await this.tokenRequest(metadata, record.client, {
-        grant_type: 'client_credentials',
-        resource: this.resource,
-        ...(scope ? { scope } : {}),
-      });
-    } else {
-      record.tokens = await this.authorizationCode(issuer, metadata, record.client, withOffline);
+    try {
+      record.client ??= await this.register(metadata);
+      if (machine) {
+        record.tokens = await this.tokenRequest(metadata, record.client, {
+          grant_type: 'client_credentials',
+          resource: this.resource,
+          ...(scope ? { scope } : {}),
+        });
+      } else {
+        record.tokens = await this.authorizationCode(issuer, metadata, record.client, withOffline);
+      }
+    } catch (error) {
+      // A failure at endpoints that were found the 2025-03-26 way says how they were found.
+      if (found.legacy && error instanceof AuthorizationError) {
+        throw new AuthorizationError(`${error.message} (${found.legacy})`, { cause: error });
+      }
+      throw error;
     }
     this.record = record;
     await this.store.save(record);
@@ -412,10 +423,15 @@ export class OAuthClient implements HttpAuthorization {
     return tokens;
   }
 
-  /** The protected resource's metadata, then its authorization server's. */
+  /**
+   * The protected resource's metadata, then its authorization server's. A server that announces none and
+   * publishes none at the well-known URIs is taken for a 2025-03-26 one, whose own origin is its
+   * authorization server.
+   */
   private async discover(announced: string | undefined): Promise<Discovered> {
     if (this.discovered && !announced) return this.discovered;
     const resourceMetadata = await this.resourceMetadata(announced);
+    if (typeof resourceMetadata === 'string') return this.discoverLegacy(resourceMetadata);
     const servers = resourceMetadata.authorization_servers;
     if (!Array.isArray(servers) || typeof servers[0] !== 'string') {
       throw new AuthorizationError(
@@ -429,6 +445,27 @@ export class OAuthClient implements HttpAuthorization {
       : undefined;
     this.discovered = found;
     return found;
+  }
+
+  /** MCP 2025-03-26 discovery, for a server without protected resource metadata (`tried`: the URIs tried). */
+  private async discoverLegacy(tried: string): Promise<Discovered> {
+    let found: Awaited<ReturnType<typeof discoverLegacyMetadata>>;
+    try {
+      found = await discoverLegacyMetadata(this.resource, this.fetch);
+    } catch (error) {
+      if (error instanceof MetadataError) throw new AuthorizationError(error.message, { cause: error });
+      throw error;
+    }
+    const why = `${this.resource} publishes no protected resource metadata (tried ${tried})`;
+    this.discovered = {
+      issuer: found.metadata.issuer,
+      metadata: found.metadata,
+      scopesSupported: undefined,
+      legacy: found.defaults
+        ? `${why} and no authorization server metadata at ${found.tried}, so the 2025-03-26 default endpoints were used`
+        : `${why}, so the 2025-03-26 metadata at ${found.tried} was used`,
+    };
+    return this.discovered;
   }
 
   private async discoverIssuer(issuer: string): Promise<Discovered> {
@@ -445,8 +482,11 @@ export class OAuthClient implements HttpAuthorization {
     }
   }
 
-  /** RFC 9728: the URL the challenge names (on the server's own origin), else the well-known URIs in order. */
-  private async resourceMetadata(announced: string | undefined): Promise<Record<string, unknown>> {
+  /**
+   * RFC 9728: the URL the challenge names (on the server's own origin), else the well-known URIs in order.
+   * None at the well-known URIs (and none announced) gives the list of URIs tried instead.
+   */
+  private async resourceMetadata(announced: string | undefined): Promise<Record<string, unknown> | string> {
     const server = new URL(this.resource);
     const candidates: URL[] = [];
     if (announced) {
@@ -485,8 +525,10 @@ export class OAuthClient implements HttpAuthorization {
       }
       return metadata;
     }
+    const tried = candidates.map((u) => u.href).join(', ');
+    if (!announced) return tried;
     throw new AuthorizationError(
-      `${this.resource} needs authorization but publishes no protected resource metadata (tried ${candidates.map((u) => u.href).join(', ')})`,
+      `${this.resource} needs authorization but publishes no protected resource metadata (tried ${tried})`,
     );
   }
 
