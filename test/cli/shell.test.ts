@@ -208,4 +208,27 @@ describe('mcpwire shell', () => {
     shell.child.stdin.write('exit\r');
     assert.equal(await shell.exited, 0);
   });
+
+  it('bug: a message arriving while a line was half-typed erased it; the line is drawn again below it', {
+    timeout: 30_000,
+  }, async () => {
+    // The server is killed from outside while a line is half-typed: the crash notice arrives at a moment
+    // the test chooses, as a log line would, and goes through the same path.
+    const crashy = path.join(root, 'test', 'fixtures', 'host', 'crashy-server.mjs');
+    const shell = pty(`${process.execPath} ${bin} shell -- ${process.execPath} ${crashy}`);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call hello\r');
+    await shell.waitFor(/hello from \d+/);
+    const pid = Number(/hello from (\d+)/.exec(shell.screen)?.[1]);
+    await shell.waitFor(/mcp> [^\n]*$/);
+    shell.child.stdin.write('call hel');
+    await shell.waitFor(/call hel$/);
+    process.kill(pid, 'SIGKILL');
+    await shell.waitFor(/crashed: [\s\S]*Type "restart/);
+    const notice = shell.screen.lastIndexOf('Type "restart');
+    await shell.waitFor(new RegExp(`mcp> (${String.fromCharCode(27)}\\[\\d+G)?call hel`), notice);
+    // Ctrl-D ends the shell only on an empty line (on a typed one it deletes forward): clear it first.
+    shell.child.stdin.write('\u0015\u0004');
+    assert.equal(await shell.exited, 0);
+  });
 });
