@@ -115,8 +115,9 @@ describe('the command line with --url', () => {
     [
       'a server that wants authorization',
       async () => `${fakeUrl}/protected`,
-      /needs authorization \(HTTP 401\); it announced its authorization through https:\/\/auth\.example\/\.well-known\/oauth-protected-resource/,
-      /--header 'Authorization: Bearer TOKEN'/,
+      // Every --url command now follows the challenge (OAuth); metadata on another origin is refused, by name.
+      /announced resource metadata on another origin \(https:\/\/auth\.example, not http:\/\/127\.0\.0\.1:\d+\); it is not followed/,
+      /mcpwire login http:\/\/127\.0\.0\.1/,
     ],
     [
       'a web page',
