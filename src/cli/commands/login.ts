@@ -55,15 +55,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function login(argv: string[]): Promise<number> {
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
-  >;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message, 'Run "mcpwire login --help" for the options.');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseLoginArgs(argv);
   if (values.help) {
     process.stdout.write(`${usage}\n`);
     return 0;
@@ -126,6 +118,14 @@ async function login(argv: string[]): Promise<number> {
     return 0;
   } finally {
     callback?.close();
+  }
+}
+
+function parseLoginArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'Run "mcpwire login --help" for the options.');
   }
 }
 

@@ -6,6 +6,7 @@
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
+import { parseBearerChallenge } from './auth/challenge.js';
 
 const NETWORK_CAUSES: Record<string, string> = {
   ECONNREFUSED: 'connection refused (nothing is listening there)',
@@ -48,7 +49,7 @@ export function httpRefusal(
   const status = response.status;
   if (status === 401 || status === 403) {
     const challenge = response.headers.get('www-authenticate') ?? '';
-    const metadata = /resource_metadata="([^"]*)"/i.exec(challenge)?.[1];
+    const metadata = parseBearerChallenge(challenge)?.resource_metadata;
     const announced = metadata
       ? `; it announced its authorization through ${metadata}`
       : challenge
