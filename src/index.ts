@@ -140,6 +140,8 @@ export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 // Transports.
 export { ChildProcessTransport, type ChildProcessTransportOptions } from './transport/child-process.js';
 export { formatChallenge, parseBearerChallenge } from './transport/http/auth/challenge.js';
+export type { ClientKey } from './transport/http/auth/client-authentication.js';
+export type { CrossAppAccess } from './transport/http/auth/cross-app-access.js';
 export { defaultTokenFile, FileTokenStore } from './transport/http/auth/file-token-store.js';
 export {
   type IntrospectionVerifierOptions,

@@ -7,8 +7,10 @@
 // the scenarios without OAuth never see it. In the auth scenarios the suite's mock authorization server
 // redirects at once, so the "browser" is a GET that does not follow the redirect and hands its Location
 // back. The suite names the scenario in MCP_CONFORMANCE_SCENARIO and, for a client registered beforehand,
-// gives its credentials in MCP_CONFORMANCE_CONTEXT (JSON: client_id, client_secret); the
-// client-credentials scenarios take a token for the machine with those credentials.
+// gives its credentials in MCP_CONFORMANCE_CONTEXT (JSON: client_id, client_secret, or private_key_pem and
+// signing_algorithm for private_key_jwt); the client-credentials scenarios take a token for the machine
+// with those credentials. For cross-app access the context also holds the enterprise IdP's ID token and
+// where to exchange it (idp_id_token, idp_issuer, idp_token_endpoint, idp_client_id).
 
 import { HttpClientTransport, InMemoryTokenStore, McpClient, OAuthClient } from '../../dist/index.js';
 
@@ -59,6 +61,17 @@ const oauth = new OAuthClient({
   grant: machine ? 'client_credentials' : 'authorization_code',
   clientId: context.client_id,
   clientSecret: context.client_secret,
+  clientKey: context.private_key_pem
+    ? { privateKey: context.private_key_pem, algorithm: context.signing_algorithm }
+    : undefined,
+  crossAppAccess: context.idp_id_token
+    ? {
+        idToken: context.idp_id_token,
+        idpIssuer: context.idp_issuer,
+        idpTokenEndpoint: context.idp_token_endpoint,
+        idpClientId: context.idp_client_id,
+      }
+    : undefined,
   clientName: 'mcpwire-conformance-client',
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
   redirectUri: 'http://127.0.0.1:53682/callback',

@@ -5,11 +5,15 @@
 // to a client registration (pre-registered, Client ID Metadata Document, or dynamic registration RFC
 // 7591, in that order), and to a token: refreshed when it can be, else by the authorization code grant
 // with PKCE S256 and the `resource` parameter (RFC 8707), the redirect checked for `state` and `iss`
-// (RFC 9207), or by client credentials for a machine. A 403 insufficient_scope asks again with the scope
+// (RFC 9207), by client credentials for a machine, or by cross-app access (an enterprise IdP's ID-JAG,
+// cross-app-access.ts). The client authenticates at the token endpoint with a secret, or with an
+// assertion signed by its own key (private_key_jwt, client-authentication.ts). A 403 insufficient_scope asks again with the scope
 // the server named (step-up). One refresh is shared by every request that needs it at once.
 
-import { McpwireError } from '../../../jsonrpc/local-errors.js';
 import { parseBearerChallenge } from './challenge.js';
+import { type ClientKey, readClientKey } from './client-authentication.js';
+import { type CrossAppAccess, JWT_BEARER_GRANT, requestIdJag } from './cross-app-access.js';
+import { AuthorizationError, LoginRequiredError } from './errors.js';
 import {
   type AuthorizationServerMetadata,
   discoverIssuerMetadata,
@@ -18,6 +22,7 @@ import {
   MetadataError,
 } from './metadata.js';
 import { createPkce, randomState } from './pkce.js';
+import { postTokenRequest } from './token-request.js';
 import {
   type AuthRecord,
   InMemoryTokenStore,
@@ -39,38 +44,34 @@ export interface AuthRefusal {
   wwwAuthenticate: string | null;
 }
 
-/** No usable token, and no way to ask a person for one here: the fix is to log in. */
-export class LoginRequiredError extends McpwireError {
-  override readonly name = 'LoginRequiredError';
-  constructor(
-    readonly resource: string,
-    readonly issuer: string | undefined,
-    reason: string,
-  ) {
-    super('LOGIN_REQUIRED', `${resource} needs a login${issuer ? ` at ${issuer}` : ''}: ${reason}`);
-  }
-}
-
-/** The authorization flow failed: a metadata, registration, redirect or token problem, said in a sentence. */
-export class AuthorizationError extends McpwireError {
-  override readonly name = 'AuthorizationError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('AUTHORIZATION', message, options);
-  }
-}
+export { AuthorizationError, LoginRequiredError };
 
 export interface OAuthClientOptions {
   /** The MCP server's URL: its canonical URI is the `resource` of every request (RFC 8707). */
   server: string | URL;
   /** Where credentials are kept (in memory unless given). */
   store?: TokenStore;
-  /** 'authorization_code' (a person logs in; the default) or 'client_credentials' (a machine). */
+  /**
+   * 'authorization_code' (a person logs in) or 'client_credentials' (a machine). Left out: what the stored
+   * client was registered for, else authorization_code.
+   */
   grant?: 'authorization_code' | 'client_credentials';
   /** A client registered beforehand at the authorization server. */
   clientId?: string;
   clientSecret?: string;
-  /** client_secret_basic (default with a secret), client_secret_post, or none. */
-  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** client_secret_basic (default with a secret), client_secret_post, private_key_jwt (default with a clientKey), or none. */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+  /**
+   * The client's own signing key: it authenticates at the token endpoint with an assertion signed by it
+   * (private_key_jwt, RFC 7523), whether pre-registered, by metadata document or dynamically registered
+   * (with its public key). Kept in the token store like a client secret.
+   */
+  clientKey?: ClientKey;
+  /**
+   * Enterprise-managed authorization (cross-app access, SEP-990): tokens are got from an ID-JAG that the
+   * enterprise's identity provider issues for the person's ID token, with no browser.
+   */
+  crossAppAccess?: CrossAppAccess;
   /** An https URL whose document describes this client (Client ID Metadata Document), used when the authorization server supports it. */
   clientMetadataUrl?: string;
   /** The name dynamic registration gives (mcpwire). */
@@ -227,23 +228,43 @@ export class OAuthClient implements HttpAuthorization {
       scope && metadata.scopes_supported?.includes('offline_access') && !/\boffline_access\b/.test(scope)
         ? `${scope} offline_access`
         : scope;
-    const machine = (this.options.grant ?? 'authorization_code') === 'client_credentials';
+    // A stored client made for another grant, or other than the one the options name, is replaced.
+    if (record.client && !this.fits(record.client)) delete record.client;
+    const grant = this.options.crossAppAccess
+      ? JWT_BEARER_GRANT
+      : (this.options.grant ?? record.client?.grant ?? 'authorization_code');
+    const machine = grant === 'client_credentials';
+    const person = grant === 'authorization_code';
     // Nobody to log in here: say so before registering a client that would never be used.
-    if (!machine && !this.options.authorize) {
+    if (person && !this.options.authorize) {
       throw new LoginRequiredError(this.resource, issuer, 'no stored token can be used');
     }
     // MCP: a client must refuse to go on when PKCE S256 support is not advertised (checked before a
     // client is registered for nothing).
-    if (!machine && !metadata.code_challenge_methods_supported?.includes('S256')) {
+    if (person && !metadata.code_challenge_methods_supported?.includes('S256')) {
       throw new AuthorizationError(
         `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
       );
     }
     try {
-      record.client ??= await this.register(metadata);
+      record.client ??= await this.register(metadata, grant);
       if (machine) {
         record.tokens = await this.tokenRequest(metadata, record.client, {
           grant_type: 'client_credentials',
+          resource: this.resource,
+          ...(scope ? { scope } : {}),
+        });
+      } else if (this.options.crossAppAccess) {
+        const assertion = await requestIdJag(this.options.crossAppAccess, {
+          issuer,
+          resource: this.resource,
+          scope,
+          fetch: this.fetch,
+          now: this.now(),
+        });
+        record.tokens = await this.tokenRequest(metadata, record.client, {
+          grant_type: JWT_BEARER_GRANT,
+          assertion,
           resource: this.resource,
           ...(scope ? { scope } : {}),
         });
@@ -327,39 +348,62 @@ export class OAuthClient implements HttpAuthorization {
     });
   }
 
-  /** A client id: pre-registered, a metadata document URL, or dynamically registered, in that order. */
-  private async register(metadata: AuthorizationServerMetadata): Promise<StoredClient> {
+  /** Whether a stored client is the one these options mean, for the grant they name. */
+  private fits(client: StoredClient): boolean {
     const { options } = this;
+    if (options.clientId !== undefined) return false; // rebuilt from the options, which may have changed
+    if (options.clientKey && client.token_endpoint_auth_method !== 'private_key_jwt') return false;
+    if (options.grant === undefined || options.crossAppAccess) return true;
+    return (options.grant === 'client_credentials') === (client.grant === 'client_credentials');
+  }
+
+  /** A client id: pre-registered, a metadata document URL, or dynamically registered, in that order. */
+  private async register(metadata: AuthorizationServerMetadata, grant: string): Promise<StoredClient> {
+    const { options } = this;
+    const key = options.clientKey
+      ? readClientKey(options.clientKey, metadata.token_endpoint_auth_signing_alg_values_supported)
+      : undefined;
+    const withKey = (client: StoredClient): StoredClient => {
+      if (grant === 'client_credentials') client.grant = 'client_credentials';
+      if (!key || client.token_endpoint_auth_method !== 'private_key_jwt') return client;
+      client.private_key_jwk = key.privateJwk;
+      client.signing_alg = key.algorithm;
+      if (key.keyId) client.key_id = key.keyId;
+      return client;
+    };
     if (options.clientId) {
-      return {
+      return withKey({
         client_id: options.clientId,
         client_secret: options.clientSecret,
         token_endpoint_auth_method:
-          options.tokenEndpointAuthMethod ?? (options.clientSecret ? chooseSecretMethod(metadata) : 'none'),
+          options.tokenEndpointAuthMethod ??
+          (key ? 'private_key_jwt' : options.clientSecret ? chooseSecretMethod(metadata) : 'none'),
         redirect_uri: options.redirectUri,
-      };
+      });
     }
     if (options.clientMetadataUrl && metadata.client_id_metadata_document_supported === true) {
-      return {
+      // The document names the public key (jwks or jwks_uri) when the client signs its assertions.
+      return withKey({
         client_id: options.clientMetadataUrl,
-        token_endpoint_auth_method: 'none',
+        token_endpoint_auth_method: key ? 'private_key_jwt' : 'none',
         redirect_uri: options.redirectUri,
-      };
+      });
     }
     if (!metadata.registration_endpoint) {
       throw new AuthorizationError(
         `the authorization server ${metadata.issuer} offers no way to register this client (no client metadata document support, no registration_endpoint); pass a pre-registered client id`,
       );
     }
-    const machine = options.grant === 'client_credentials';
-    const request = {
+    const person = grant === 'authorization_code';
+    const request: Record<string, unknown> = {
       client_name: options.clientName ?? 'mcpwire',
-      application_type: machine ? 'web' : 'native',
-      grant_types: machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-      response_types: machine ? [] : ['code'],
-      redirect_uris: machine || !options.redirectUri ? [] : [options.redirectUri],
-      token_endpoint_auth_method: machine ? 'client_secret_basic' : 'none',
+      application_type: person ? 'native' : 'web',
+      grant_types: person ? ['authorization_code', 'refresh_token'] : [grant],
+      response_types: person ? ['code'] : [],
+      redirect_uris: !person || !options.redirectUri ? [] : [options.redirectUri],
+      token_endpoint_auth_method: key ? 'private_key_jwt' : person ? 'none' : 'client_secret_basic',
     };
+    if (key) request.jwks = { keys: [key.publicJwk] };
     const response = await this.fetch(metadata.registration_endpoint, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -371,15 +415,15 @@ export class OAuthClient implements HttpAuthorization {
         `registration at ${metadata.registration_endpoint} failed (HTTP ${response.status}${typeof body.error === 'string' ? `: ${body.error}` : ''})`,
       );
     }
-    return {
+    return withKey({
       client_id: body.client_id,
       client_secret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
       token_endpoint_auth_method:
         typeof body.token_endpoint_auth_method === 'string'
           ? body.token_endpoint_auth_method
-          : request.token_endpoint_auth_method,
+          : String(request.token_endpoint_auth_method),
       redirect_uri: options.redirectUri,
-    };
+    });
   }
 
   private async tokenRequest(
@@ -388,32 +432,14 @@ export class OAuthClient implements HttpAuthorization {
     params: Record<string, string>,
   ): Promise<StoredTokens> {
     if (!metadata.token_endpoint) throw new AuthorizationError(`${metadata.issuer} names no token_endpoint`);
-    const body = new URLSearchParams(params);
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      Accept: 'application/json',
-    };
-    const method =
-      client.token_endpoint_auth_method ?? (client.client_secret ? 'client_secret_basic' : 'none');
-    if (method === 'client_secret_basic' && client.client_secret !== undefined) {
-      const pair = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`;
-      headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
-    } else {
-      body.set('client_id', client.client_id);
-      if (method === 'client_secret_post' && client.client_secret !== undefined) {
-        body.set('client_secret', client.client_secret);
-      }
-    }
-    const response = await this.fetch(metadata.token_endpoint, { method: 'POST', headers, body });
-    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok || typeof answer.access_token !== 'string') {
-      const error = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
-      const description =
-        typeof answer.error_description === 'string' ? ` (${answer.error_description})` : '';
-      throw new AuthorizationError(
-        `the token endpoint of ${metadata.issuer} refused the ${params.grant_type} grant: ${error}${description}`,
-      );
-    }
+    const answer = await postTokenRequest({
+      endpoint: metadata.token_endpoint,
+      issuer: metadata.issuer,
+      client,
+      params,
+      fetch: this.fetch,
+      now: this.now(),
+    });
     const tokens: StoredTokens = { access_token: answer.access_token };
     if (typeof answer.token_type === 'string') tokens.token_type = answer.token_type;
     if (typeof answer.refresh_token === 'string') tokens.refresh_token = answer.refresh_token;

@@ -4,6 +4,8 @@
 // another (when a server moves to a new one, the client registers and logs in again). In memory by
 // default; the CLI keeps a file (file-token-store.ts).
 
+import type { JsonWebKey } from 'node:crypto';
+
 export interface StoredTokens {
   access_token: string;
   token_type?: string;
@@ -20,6 +22,12 @@ export interface StoredClient {
   token_endpoint_auth_method?: string;
   /** The redirect URI the client was registered with. */
   redirect_uri?: string;
+  /** For private_key_jwt: the private key as a JWK (kept like a client secret), its `kid`, its algorithm. */
+  private_key_jwk?: JsonWebKey;
+  key_id?: string;
+  signing_alg?: string;
+  /** A machine client ('client_credentials'): a new token is taken by that grant, with no person. */
+  grant?: 'client_credentials';
 }
 
 export interface AuthRecord {
