@@ -2,9 +2,12 @@
 // (oidc-provider, test/support/authorization-server.ts): discovery from the 401, dynamic registration,
 // the authorization code with PKCE and `resource`, the redirect checked for state and iss, tokens
 // refreshed (once for many requests) and stepped up on 403 insufficient_scope, client credentials for a
-// machine, and a clear LoginRequiredError where no person can log in.
+// machine (with a secret, or with private_key_jwt: an assertion signed with the client's own key, which
+// oidc-provider verifies against the public key the client registered), and a clear LoginRequiredError
+// where no person can log in.
 
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
 import { McpServer } from '../../src/server/server.js';
@@ -147,6 +150,100 @@ describe('authorization: mcpwire client against oidc-provider', { timeout: 60_00
     const me = await whoami(client);
     assert.ok(me.subject, 'the subject is the registered client');
     assert.deepEqual(me.scopes, ['mcp:read']);
+    await client.close();
+  });
+
+  /** A client registered for client credentials with private_key_jwt: its id and its private key (PEM). */
+  async function keyClient(curve: 'P-256' | 'ed25519' = 'P-256') {
+    const pair =
+      curve === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: curve });
+    const registered = await as.registerClient({
+      client_name: 'machine with a key',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ ...pair.publicKey.export({ format: 'jwk' }), kid: 'machine-1' }] },
+    });
+    assert.equal(registered.client_secret, undefined, 'a key client has no secret');
+    return {
+      clientId: registered.client_id,
+      pem: pair.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string,
+      jwk: pair.privateKey.export({ format: 'jwk' }),
+    };
+  }
+
+  it('gets a client credentials token with private_key_jwt: an assertion signed with the client key (PEM or JWK)', async () => {
+    for (const curve of ['P-256', 'ed25519'] as const) {
+      const machine = await keyClient(curve);
+      const store = new InMemoryTokenStore();
+      const client = await connect(
+        oauth(store, {
+          grant: 'client_credentials',
+          authorize: undefined,
+          clientId: machine.clientId,
+          clientKey:
+            curve === 'P-256' ? { privateKey: machine.pem, keyId: 'machine-1' } : { privateKey: machine.jwk },
+          scope: 'mcp:read',
+        }),
+      );
+      assert.deepEqual(await whoami(client), { subject: machine.clientId, scopes: ['mcp:read'] });
+      const stored = (await store.load(listener.url))!.client!;
+      assert.equal(stored.token_endpoint_auth_method, 'private_key_jwt');
+      assert.equal(stored.signing_alg, curve === 'P-256' ? 'ES256' : 'EdDSA');
+      await client.close();
+    }
+  });
+
+  it("is refused with the server's reason when the assertion is signed with another key", async () => {
+    const machine = await keyClient();
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const authorization = oauth(new InMemoryTokenStore(), {
+      grant: 'client_credentials',
+      authorize: undefined,
+      clientId: machine.clientId,
+      clientKey: { privateKey: other.export({ format: 'pem', type: 'pkcs8' }) as string },
+    });
+    const client = new McpClient({ name: 'oauth-tests', version: '1.0.0' });
+    await assert.rejects(
+      client.connect(new HttpClientTransport(listener.url, { authorization })),
+      /refused the client_credentials grant: invalid_client/,
+    );
+  });
+
+  it('a machine client takes a new token by itself once its token expired, from what the store keeps', async () => {
+    const machine = await keyClient();
+    const store = new InMemoryTokenStore();
+    const first = await connect(
+      oauth(store, {
+        grant: 'client_credentials',
+        authorize: undefined,
+        clientId: machine.clientId,
+        clientKey: { privateKey: machine.pem, keyId: 'machine-1' },
+      }),
+    );
+    await first.close();
+    const record = (await store.load(listener.url))!;
+    record.tokens!.access_token = 'expired-token';
+    await store.save(record);
+    // What every --url command of the CLI builds: the server and the store, nothing else.
+    const later = new OAuthClient({ server: listener.url, store });
+    const client = await connect(later);
+    assert.equal((await whoami(client)).subject, machine.clientId);
+    assert.notEqual((await store.load(listener.url))!.tokens!.access_token, 'expired-token');
+    await client.close();
+  });
+
+  it('registers dynamically with its public key and logs a person in, authenticating with private_key_jwt', async () => {
+    const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const store = new InMemoryTokenStore();
+    const client = await connect(
+      oauth(store, { clientKey: { privateKey: key.export({ format: 'pem', type: 'pkcs8' }) as string } }),
+    );
+    assert.equal((await whoami(client)).subject, 'alice');
+    const stored = (await store.load(listener.url))!;
+    assert.equal(stored.client?.token_endpoint_auth_method, 'private_key_jwt');
+    assert.equal(stored.client?.client_secret, undefined);
     await client.close();
   });
 
