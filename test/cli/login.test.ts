@@ -138,6 +138,51 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     assert.match(tools.stderr, /needs a login/);
   });
 
+  it('logs a machine in with --client-credentials --private-key (private_key_jwt); later commands renew its token by themselves', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { writeFileSync } = await import('node:fs');
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const registered = await as.registerClient({
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [{ ...pair.publicKey.export({ format: 'jwk' }), kid: 'cli-key' }] },
+    });
+    const keyFile = path.join(dir, 'machine.pem');
+    writeFileSync(keyFile, pair.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const flags = ['--client-credentials', '--client-id', registered.client_id];
+    const login = await runCli(
+      ['login', url, ...flags, '--private-key', keyFile, '--key-id', 'cli-key'],
+      60_000,
+      env,
+    );
+    assert.equal(login.code, 0, login.stderr);
+    assert.match(login.stderr, new RegExp(`Logged in to .* at ${as.issuer}`));
+    assert.equal(
+      JSON.parse(readFileSync(authFile, 'utf8'))[url].client.token_endpoint_auth_method,
+      'private_key_jwt',
+    );
+
+    // A client credentials token comes without a refresh token: the next one is a new grant, signed again.
+    const stored = JSON.parse(readFileSync(authFile, 'utf8'));
+    stored[url].tokens.access_token = 'not-a-valid-token';
+    writeFileSync(authFile, JSON.stringify(stored), { mode: 0o600 });
+    const call = await runCli(['call', 'echo', 'message=machine', '--url', url], 60_000, env);
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stdout, /machine/);
+
+    const wrong = path.join(dir, 'not-a-key.pem');
+    writeFileSync(wrong, 'not a key\n');
+    const bad = await runCli(['login', url, ...flags, '--private-key', wrong], 30_000, env);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--private-key .*not-a-key\.pem: the client's private key could not be read/);
+    const neither = await runCli(['login', url, ...flags], 30_000, env);
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /needs --client-id, and --client-secret or --private-key/);
+    assert.equal((await runCli(['logout', url], 30_000, env)).code, 0);
+  });
+
   it('refuses login without a URL, and --auth-issuer without --http, with the fix', async () => {
     const bare = await runCli(['login'], 30_000, env);
     assert.equal(bare.code, 2);

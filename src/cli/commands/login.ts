@@ -4,11 +4,14 @@
 // redirect), which takes exactly one answer, checked by the OAuth client for its state and issuer.
 
 import { spawn } from 'node:child_process';
+import type { JsonWebKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { McpClient } from '../../client/client.js';
 import { ConnectionClosedError } from '../../jsonrpc/errors.js';
+import { type ClientKey, readClientKey } from '../../transport/http/auth/client-authentication.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
 import { HttpClientTransport } from '../../transport/http/client-transport.js';
 import { packageVersion } from '../package-info.js';
@@ -26,12 +29,18 @@ Options:
   --client-id ID           a client registered beforehand at the authorization server
   --client-secret SECRET   its secret, for a confidential client
   --client-metadata-url URL  this client's metadata document (used when the authorization server supports it)
-  --client-credentials     log in as a machine (client credentials grant), with --client-id and --client-secret
+  --private-key FILE       the client's private key (PEM or JWK file): it authenticates with a signed
+                           assertion (private_key_jwt) instead of a secret
+  --key-id KID             the key's id at the authorization server (default: the JWK's kid)
+  --signing-alg ALG        the assertion's algorithm (default: what the key implies, e.g. ES256, RS256, EdDSA)
+  --client-credentials     log in as a machine (client credentials grant), with --client-id and
+                           --client-secret or --private-key; later commands take new tokens by themselves
   --header 'Name: value'   a header for every request to the server (repeatable)
   --no-open                print the login URL instead of opening a browser
   --timeout MS             how long to wait for the login in the browser (default 300000)
 
-Tokens are stored in ~/.mcpwire/auth.json (or $MCPWIRE_AUTH_FILE), readable by you alone.
+Tokens (and a client's secret or private key) are stored in ~/.mcpwire/auth.json (or $MCPWIRE_AUTH_FILE),
+readable by you alone.
 "mcpwire logout URL" forgets them.`;
 
 const OPTIONS = {
@@ -40,6 +49,9 @@ const OPTIONS = {
   'client-secret': { type: 'string' },
   'client-metadata-url': { type: 'string' },
   'client-credentials': { type: 'boolean' },
+  'private-key': { type: 'string' },
+  'key-id': { type: 'string' },
+  'signing-alg': { type: 'string' },
   header: { type: 'string', multiple: true },
   'no-open': { type: 'boolean' },
   timeout: { type: 'string' },
@@ -69,9 +81,15 @@ async function login(argv: string[]): Promise<number> {
     throw new UsageError(`--timeout takes milliseconds; got "${values.timeout}"`);
   }
   const machine = values['client-credentials'] === true;
-  if (machine && (!values['client-id'] || !values['client-secret'])) {
-    throw new UsageError('--client-credentials needs --client-id and --client-secret');
+  if (machine && (!values['client-id'] || (!values['client-secret'] && !values['private-key']))) {
+    throw new UsageError('--client-credentials needs --client-id, and --client-secret or --private-key');
   }
+  if (!values['private-key'] && (values['key-id'] || values['signing-alg'])) {
+    throw new UsageError('--key-id and --signing-alg go with --private-key FILE');
+  }
+  const clientKey = values['private-key']
+    ? readKeyFile(values['private-key'], values['key-id'], values['signing-alg'])
+    : undefined;
 
   const callback = machine ? undefined : await loopbackCallback(timeout);
   try {
@@ -81,6 +99,7 @@ async function login(argv: string[]): Promise<number> {
       grant: machine ? 'client_credentials' : 'authorization_code',
       clientId: values['client-id'],
       clientSecret: values['client-secret'],
+      clientKey,
       clientMetadataUrl: values['client-metadata-url'],
       scope: values.scope,
       redirectUri: callback?.redirectUri,
@@ -127,6 +146,31 @@ function parseLoginArgs(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message, 'Run "mcpwire login --help" for the options.');
   }
+}
+
+/** The --private-key file: a PEM, or a JWK (JSON); read here so that a bad file is a usage error. */
+function readKeyFile(file: string, keyId: string | undefined, algorithm: string | undefined): ClientKey {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--private-key ${file} cannot be read: ${(error as Error).message}`);
+  }
+  let privateKey: string | JsonWebKey = text;
+  if (text.trimStart().startsWith('{')) {
+    try {
+      privateKey = JSON.parse(text) as JsonWebKey;
+    } catch {
+      throw new UsageError(`--private-key ${file} looks like JSON but is not: give a PEM or a JWK file`);
+    }
+  }
+  const key: ClientKey = { privateKey, ...(keyId ? { keyId } : {}), ...(algorithm ? { algorithm } : {}) };
+  try {
+    readClientKey(key);
+  } catch (error) {
+    throw new UsageError(`--private-key ${file}: ${(error as Error).message}`);
+  }
+  return key;
 }
 
 interface Callback {
