@@ -35,6 +35,11 @@ const commands: Record<string, Command> = {
     summary: 'a transparent stdio proxy that records and checks every message',
     load: () => import('./commands/trace.js'),
   },
+  inspect: {
+    summary:
+      'a web page on this machine to try servers and watch their wire (tools, resources, prompts, logs)',
+    load: () => import('./commands/inspect.js'),
+  },
   replay: {
     summary: 'send a recorded trace to a server again and show where its answers now differ',
     load: () => import('./commands/replay.js'),

@@ -32,12 +32,18 @@ export interface TargetOptions {
   /** The lists the command needs (all unless told), and whether it follows their changes (the shell). */
   lists?: HostOptions['lists'];
   watchLists?: boolean;
+  /** Wraps each server's transport (inspect watches the wire through it). */
+  wrapTransport?: HostOptions['wrapTransport'];
+  /** Each server's stderr as it comes (instead of only its tail, or a copy with --verbose). */
+  onStderr?: (server: string, text: string) => void;
 }
 
 /** A started host, and whether names need the server prefix (only with several servers). */
 export interface Target {
   host: McpHost;
   single: string | undefined;
+  /** The servers as configured (what doctor needs to start one afresh). */
+  config: HostConfig;
 }
 
 /** Server failed or misbehaved: exit code 3. */
@@ -74,9 +80,10 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     restart: false,
     lists: options.lists,
     watchLists: options.watchLists,
+    wrapTransport: options.wrapTransport,
     // One --timeout governs the whole command, the handshake included (it always waited 30 s).
     startTimeout: options.timeout,
-    stderr: options.verbose ? 'inherit' : 'pipe',
+    stderr: options.onStderr ?? (options.verbose ? 'inherit' : 'pipe'),
     onEvent: (event) => {
       options.onEvent?.(event);
       if (event.type === 'log') options.onLog?.(event.server, event.level, event.data);
@@ -115,7 +122,7 @@ export async function openTarget(options: TargetOptions, version: string): Promi
   }
   for (const status of failed)
     process.stderr.write(`mcpwire: server "${status.name}" failed to start: ${status.error}\n`);
-  return { host, single: names.length === 1 ? names[0] : undefined };
+  return { host, single: names.length === 1 ? names[0] : undefined, config };
 }
 
 async function targetConfig(options: TargetOptions): Promise<HostConfig> {

@@ -76,6 +76,11 @@ export interface HostOptions {
    */
   lists?: ReadonlyArray<ListKind>;
   /**
+   * Wraps the transport each server gets, each time it starts: to watch its wire (mcpwire inspect) without
+   * taking part in it. The wrapper must pass everything through.
+   */
+  wrapTransport?: (server: string, transport: Transport) => Transport;
+  /**
    * Whether list changes are followed (list_changed notifications, and on 2026-07-28 the
    * subscriptions/listen stream that carries them). True unless told; a one-shot command has no use for it.
    */
@@ -198,7 +203,8 @@ export class Supervisor {
 
   private async startServer(entry: ServerEntry): Promise<void> {
     entry.state = entry.restarts > 0 ? 'restarting' : 'starting';
-    const transport = this.openTransport(entry);
+    const opened = this.openTransport(entry);
+    const transport = this.options.wrapTransport?.(entry.name, opened) ?? opened;
     const client = new McpClient({
       name: this.options.clientInfo?.name ?? 'mcpwire-host',
       version: this.options.clientInfo?.version ?? '0.0.0',
@@ -221,7 +227,7 @@ export class Supervisor {
       },
     });
     entry.client = client;
-    entry.transport = transport;
+    entry.transport = opened;
     client.onClose((reason) => this.serverClosed(entry, client, reason));
     const timeout = this.options.startTimeout ?? 30_000;
     try {

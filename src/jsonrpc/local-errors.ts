@@ -20,7 +20,9 @@ export type McpwireErrorCode =
   | 'CONFIG'
   | 'SERVER_UNAVAILABLE'
   | 'AUTHORIZATION'
-  | 'LOGIN_REQUIRED';
+  | 'LOGIN_REQUIRED'
+  /** The inspector's page asked for something that cannot be done (bad input, nothing to run it with). */
+  | 'INSPECT_REQUEST';
 
 export class McpwireError extends Error {
   override readonly name: string = 'McpwireError';

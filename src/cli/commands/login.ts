@@ -3,7 +3,6 @@
 // server; it comes back to a one-shot listener on 127.0.0.1 (a random port, RFC 8252's loopback
 // redirect), which takes exactly one answer, checked by the OAuth client for its state and issuer.
 
-import { spawn } from 'node:child_process';
 import type { JsonWebKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,6 +13,7 @@ import { ConnectionClosedError } from '../../jsonrpc/errors.js';
 import { type ClientKey, readClientKey } from '../../transport/http/auth/client-authentication.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
 import { HttpClientTransport } from '../../transport/http/client-transport.js';
+import { openBrowser } from '../open-browser.js';
 import { packageVersion } from '../package-info.js';
 import { parseRemote, ServerFailure, tokenStore } from '../target.js';
 import { UsageError } from '../usage.js';
@@ -229,17 +229,4 @@ async function loopbackCallback(timeout: number): Promise<Callback> {
       server.close();
     },
   };
-}
-
-/** Opens a URL in the person's browser, if there is one; quietly does nothing otherwise. */
-function openBrowser(url: string): void {
-  const command =
-    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  try {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // No opener: the address is printed above.
-  }
 }

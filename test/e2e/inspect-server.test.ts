@@ -1,0 +1,229 @@
+// `mcpwire inspect --no-open` as a person starts it, against `mcpwire serve everything`: it prints an
+// address on 127.0.0.1 with a token, and its web server refuses every request without the token, with a
+// wrong one, from another site's page (Origin), for another Host (DNS rebinding) or a form post; it listens
+// on loopback alone, so a non-loopback address of this machine is refused too. With the token, the API
+// calls tools (the output schema checked), the feed holds the wire, and the export is a trace replay reads.
+
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { after, before, describe, it } from 'node:test';
+import { readReplayScript } from '../../src/inspect/replay-script.js';
+import { BIN, REPO_ROOT } from '../support/peers.js';
+
+/** A failure limit for the start, never a synchronisation. */
+const LIMIT = 60_000;
+
+let child: ChildProcessWithoutNullStreams;
+let base: URL;
+let token: string;
+
+before(async () => {
+  child = spawn(
+    process.execPath,
+    [BIN, 'inspect', '--no-open', '--', process.execPath, BIN, 'serve', 'everything'],
+    {
+      cwd: REPO_ROOT,
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (t: string) => {
+    err += t;
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address within ${LIMIT} ms; stderr: ${err}`)), LIMIT);
+    child.stdout.setEncoding('utf8').on('data', (t: string) => {
+      out += t;
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`inspect exited with ${code}: ${err}`)));
+  });
+  base = new URL(address);
+  token = base.searchParams.get('token')!;
+});
+
+after(async () => {
+  if (child.exitCode !== null) return;
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  child.kill('SIGTERM');
+  await closed;
+});
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; host?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: options.host ?? '127.0.0.1',
+        port: base.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        setHost: options.headers?.host === undefined,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (t: string) => {
+          body += t;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const withToken = (path: string) => `${path}${path.includes('?') ? '&' : '?'}token=${token}`;
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-mcpwire-token': token },
+  body: JSON.stringify(body),
+});
+
+describe('mcpwire inspect: who may use it', () => {
+  it('prints an address on 127.0.0.1 with a long random token', () => {
+    assert.equal(base.hostname, '127.0.0.1');
+    assert.ok(token.length >= 24, token);
+  });
+
+  it('serves the page and the API with the token, with headers that keep the token in', async () => {
+    const page = await send(withToken('/'));
+    assert.equal(page.status, 200);
+    assert.match(page.body, /mcpwire inspect/);
+    assert.match(page.body, new RegExp(`/app.js\\?token=${token}`));
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.match(String(page.headers['content-security-policy']), /default-src 'none'/);
+    assert.equal((await send(withToken('/app.js'))).status, 200);
+    assert.equal((await send('/api/state', { headers: { 'x-mcpwire-token': token } })).status, 200);
+  });
+
+  it('refuses every path without the token, or with a wrong one', async () => {
+    for (const path of [
+      '/',
+      '/app.js',
+      '/api/state',
+      '/api/feed',
+      '/api/events',
+      '/api/export?server=mcpwire',
+    ]) {
+      const answer = await send(path);
+      assert.equal(answer.status, 401, path);
+      assert.match(answer.body, /token/);
+    }
+    assert.equal((await send(`/api/state?token=${token.slice(0, -1)}x`)).status, 401);
+    const post = await send('/api/call', {
+      ...json({ server: 'mcpwire', name: 'echo' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(post.status, 401);
+  });
+
+  it("refuses another site's page, even with the token", async () => {
+    for (const origin of ['http://evil.example', 'http://127.0.0.1:1', 'null']) {
+      const answer = await send('/api/call', {
+        ...json({ server: 'mcpwire', name: 'echo', arguments: { message: 'x' } }),
+        headers: { ...json({}).headers, origin },
+      });
+      assert.equal(answer.status, 403, origin);
+      assert.match(answer.body, /origin/);
+    }
+  });
+
+  it('refuses a foreign Host (a DNS name rebound to 127.0.0.1), even with the token', async () => {
+    for (const host of ['evil.example', `evil.example:${base.port}`, `127.0.0.1:${Number(base.port) + 1}`]) {
+      const answer = await send(withToken('/api/state'), { headers: { host } });
+      assert.equal(answer.status, 421, host);
+    }
+  });
+
+  it('refuses a form another page could post without a preflight', async () => {
+    const answer = await send('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-mcpwire-token': token },
+      body: '{"server":"mcpwire","name":"echo"}',
+    });
+    assert.equal(answer.status, 415);
+  });
+
+  it('listens on loopback only: a non-loopback address of this machine is refused', async () => {
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4');
+    // The guard refuses a non-loopback peer as well (test/inspect/web-guard.test.ts); here the socket itself.
+    assert.ok(
+      outside,
+      'this machine has no non-loopback IPv4 address to try; the guard test covers the refusal',
+    );
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect({ host: outside.address, port: Number(base.port) });
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve('connected');
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    assert.equal(refused, 'ECONNREFUSED');
+  });
+});
+
+describe('mcpwire inspect: the API', () => {
+  it('calls a tool and checks its structuredContent against the output schema', async () => {
+    const answer = await send(
+      '/api/call',
+      json({ server: 'mcpwire', name: 'add', arguments: { a: 2, b: 3 } }),
+    );
+    assert.equal(answer.status, 200, answer.body);
+    const body = JSON.parse(answer.body) as {
+      result: { structuredContent: unknown };
+      output?: { valid: boolean };
+    };
+    assert.deepEqual(body.result.structuredContent, { sum: 5 });
+  });
+
+  it("passes a server's error answer on as it came, and names what a bad request lacks", async () => {
+    const unknown = await send('/api/call', json({ server: 'mcpwire', name: 'no_such_tool' }));
+    assert.equal(unknown.status, 502, unknown.body);
+    const answered = JSON.parse(unknown.body) as { from: string; code: number; error: string };
+    assert.equal(answered.from, 'server');
+    assert.equal(typeof answered.code, 'number');
+    assert.match(answered.error, /no_such_tool/);
+    const bad = await send('/api/call', json({ server: 'mcpwire' }));
+    assert.equal(bad.status, 400);
+    assert.equal((JSON.parse(bad.body) as { error: string }).error, '"name" is a non-empty string');
+    const notJson = await send('/api/read', { ...json({}), body: '{oops' });
+    assert.equal(notJson.status, 400);
+    const noServer = await send('/api/read', json({ server: 'nope', uri: 'test://x' }));
+    assert.equal(noServer.status, 409);
+  });
+
+  it('keeps the wire in its feed and exports it as a trace log replay reads', async () => {
+    const feed = JSON.parse((await send(withToken('/api/feed?after=0'))).body) as Array<{
+      type: string;
+      payload?: { method?: string };
+      pair?: number;
+    }>;
+    assert.ok(feed.some((e) => e.type === 'message' && e.payload?.method === 'tools/call'));
+    assert.ok(feed.some((e) => e.pair !== undefined));
+    const exported = await send(withToken('/api/export?server=mcpwire'));
+    assert.equal(exported.status, 200);
+    assert.match(String(exported.headers['content-disposition']), /mcpwire\.trace\.jsonl/);
+    const [conversation] = readReplayScript(exported.body);
+    assert.ok(conversation!.steps.some((s) => s.kind === 'send' && s.method === 'tools/call'));
+  });
+});
