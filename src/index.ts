@@ -178,6 +178,7 @@ export {
   type StoredTokens,
   type TokenStore,
 } from './transport/http/auth/token-store.js';
+export type { WorkloadIdentity } from './transport/http/auth/workload-identity.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './transport/http/client-transport.js';
 export {
   type EventStore,

@@ -2,7 +2,8 @@
 // (the assertion's claims and header checked with jose against the public key, no client_id or secret
 // beside it) and cross-app access (the ID token exchanged at the IdP for an ID-JAG with the parameters
 // SEP-990 names, the ID-JAG presented as a jwt-bearer grant, a fresh ID token for the next access token,
-// and each refusal said in a sentence).
+// and each refusal said in a sentence) and workload identity federation (the platform's JWT as the grant,
+// with no registration and no client id, and no retry after a refusal).
 
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
@@ -227,5 +228,54 @@ describe('cross-app access (SEP-990)', () => {
       oauth.refused(refusal),
       /refused the urn:ietf:params:oauth:grant-type:jwt-bearer grant: invalid_grant/,
     );
+  });
+});
+
+describe('workload identity federation (SEP-1933)', () => {
+  it('presents the workload JWT as a jwt-bearer grant: no registration, no client id, a fresh JWT each time', async () => {
+    const posts: Seen[] = [];
+    let jwts = 0;
+    const oauth = new OAuthClient({
+      server: SERVER,
+      workloadIdentity: { assertion: () => `workload-jwt-${++jwts}` },
+      fetch: fakeFetch(documents, { [`${ISSUER}/token`]: () => ({ access_token: `at-${jwts}` }) }, posts),
+    });
+    assert.equal(await oauth.refused(refusal), true);
+    assert.equal(await oauth.authorization(), 'Bearer at-1');
+    assert.deepEqual(Object.fromEntries(posts[0]!.form), {
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: 'workload-jwt-1',
+      resource: SERVER,
+      scope: 'mcp:read',
+    });
+    assert.equal(posts[0]!.authorization, null);
+    assert.equal(await oauth.refused(refusal), true);
+    assert.equal(posts[1]!.form.get('assertion'), 'workload-jwt-2');
+    assert.deepEqual(
+      posts.map((p) => p.url),
+      [`${ISSUER}/token`, `${ISSUER}/token`],
+      'nothing registered',
+    );
+  });
+
+  it('gives up on a refused grant with the reason, without retrying or trying another grant', async () => {
+    const posts: Seen[] = [];
+    const oauth = new OAuthClient({
+      server: SERVER,
+      workloadIdentity: { assertion: 'workload-jwt' },
+      authorize: async () => {
+        throw new Error('no browser for a workload');
+      },
+      fetch: fakeFetch(
+        documents,
+        { [`${ISSUER}/token`]: () => Response.json({ error: 'unauthorized_client' }, { status: 400 }) },
+        posts,
+      ),
+    });
+    await assert.rejects(
+      oauth.refused(refusal),
+      /refused the urn:ietf:params:oauth:grant-type:jwt-bearer grant: unauthorized_client/,
+    );
+    assert.equal(posts.length, 1);
   });
 });

@@ -10,7 +10,8 @@
 // gives its credentials in MCP_CONFORMANCE_CONTEXT (JSON: client_id, client_secret, or private_key_pem and
 // signing_algorithm for private_key_jwt); the client-credentials scenarios take a token for the machine
 // with those credentials. For cross-app access the context also holds the enterprise IdP's ID token and
-// where to exchange it (idp_id_token, idp_issuer, idp_token_endpoint, idp_client_id).
+// where to exchange it (idp_id_token, idp_issuer, idp_token_endpoint, idp_client_id); for workload identity
+// federation, the workload's JWT (valid_jwt), presented with no client id.
 
 import { HttpClientTransport, InMemoryTokenStore, McpClient, OAuthClient } from '../../dist/index.js';
 
@@ -72,6 +73,7 @@ const oauth = new OAuthClient({
         idpClientId: context.idp_client_id,
       }
     : undefined,
+  workloadIdentity: context.valid_jwt ? { assertion: context.valid_jwt } : undefined,
   clientName: 'mcpwire-conformance-client',
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
   redirectUri: 'http://127.0.0.1:53682/callback',

@@ -135,7 +135,8 @@ export async function authenticateClient(
     headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
     return;
   }
-  body.set('client_id', client.client_id);
+  // A workload presenting its platform's JWT has no client id at all (workload-identity.ts).
+  if (client.client_id !== '') body.set('client_id', client.client_id);
   if (method === 'client_secret_post' && client.client_secret !== undefined) {
     body.set('client_secret', client.client_secret);
   }

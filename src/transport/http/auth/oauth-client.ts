@@ -30,6 +30,7 @@ import {
   type StoredTokens,
   type TokenStore,
 } from './token-store.js';
+import { type WorkloadIdentity, workloadAssertion } from './workload-identity.js';
 
 /** What the HTTP transport asks of whatever authorizes its requests. */
 export interface HttpAuthorization {
@@ -72,6 +73,11 @@ export interface OAuthClientOptions {
    * enterprise's identity provider issues for the person's ID token, with no browser.
    */
   crossAppAccess?: CrossAppAccess;
+  /**
+   * Workload identity federation (SEP-1933): tokens are got with a JWT the workload's platform issued to it,
+   * presented as a jwt-bearer grant, with no client registration.
+   */
+  workloadIdentity?: WorkloadIdentity;
   /** An https URL whose document describes this client (Client ID Metadata Document), used when the authorization server supports it. */
   clientMetadataUrl?: string;
   /** The name dynamic registration gives (mcpwire). */
@@ -230,9 +236,10 @@ export class OAuthClient implements HttpAuthorization {
         : scope;
     // A stored client made for another grant, or other than the one the options name, is replaced.
     if (record.client && !this.fits(record.client)) delete record.client;
-    const grant = this.options.crossAppAccess
-      ? JWT_BEARER_GRANT
-      : (this.options.grant ?? record.client?.grant ?? 'authorization_code');
+    const grant =
+      this.options.crossAppAccess || this.options.workloadIdentity
+        ? JWT_BEARER_GRANT
+        : (this.options.grant ?? record.client?.grant ?? 'authorization_code');
     const machine = grant === 'client_credentials';
     const person = grant === 'authorization_code';
     // Nobody to log in here: say so before registering a client that would never be used.
@@ -247,8 +254,23 @@ export class OAuthClient implements HttpAuthorization {
       );
     }
     try {
-      record.client ??= await this.register(metadata, grant);
-      if (machine) {
+      const workload = this.options.workloadIdentity;
+      // A workload is known by its JWT alone: it registers nowhere.
+      record.client ??= workload
+        ? { client_id: workload.clientId ?? '', token_endpoint_auth_method: 'none' }
+        : await this.register(metadata, grant);
+      if (workload) {
+        const assertion = await workloadAssertion(workload);
+        if (!assertion) {
+          throw new AuthorizationError('workload identity federation needs the workload JWT, and got none');
+        }
+        record.tokens = await this.tokenRequest(metadata, record.client, {
+          grant_type: JWT_BEARER_GRANT,
+          assertion,
+          resource: this.resource,
+          ...(scope ? { scope } : {}),
+        });
+      } else if (machine) {
         record.tokens = await this.tokenRequest(metadata, record.client, {
           grant_type: 'client_credentials',
           resource: this.resource,
@@ -351,7 +373,7 @@ export class OAuthClient implements HttpAuthorization {
   /** Whether a stored client is the one these options mean, for the grant they name. */
   private fits(client: StoredClient): boolean {
     const { options } = this;
-    if (options.clientId !== undefined) return false; // rebuilt from the options, which may have changed
+    if (options.clientId !== undefined || options.workloadIdentity) return false; // rebuilt from the options
     if (options.clientKey && client.token_endpoint_auth_method !== 'private_key_jwt') return false;
     if (options.grant === undefined || options.crossAppAccess) return true;
     return (options.grant === 'client_credentials') === (client.grant === 'client_credentials');
