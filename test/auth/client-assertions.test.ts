@@ -279,3 +279,37 @@ describe('workload identity federation (SEP-1933)', () => {
     assert.equal(posts.length, 1);
   });
 });
+
+describe('the resource parameter', () => {
+  it('is the resource identifier exactly as the metadata publishes it (no "/" added to one without a path)', async () => {
+    const posts: Seen[] = [];
+    const oauth = new OAuthClient({
+      server: 'https://mcp.example.com',
+      grant: 'client_credentials',
+      clientId: 'machine',
+      clientSecret: 'secret',
+      fetch: fakeFetch(
+        {
+          'https://mcp.example.com/.well-known/oauth-protected-resource': {
+            resource: 'https://mcp.example.com',
+            authorization_servers: [ISSUER],
+          },
+          [`${ISSUER}/.well-known/oauth-authorization-server`]: {
+            issuer: ISSUER,
+            token_endpoint: `${ISSUER}/token`,
+          },
+        },
+        { [`${ISSUER}/token`]: () => ({ access_token: 'at', expires_in: 1, refresh_token: 'rt' }) },
+        posts,
+      ),
+      now: () => 0,
+    });
+    assert.equal(oauth.resource, 'https://mcp.example.com/');
+    await oauth.refused(refusal);
+    assert.equal(posts[0]!.form.get('resource'), 'https://mcp.example.com');
+    // The refresh, once the token is about to expire, names it the same way.
+    await oauth.authorization();
+    assert.equal(posts[1]!.form.get('grant_type'), 'refresh_token');
+    assert.equal(posts[1]!.form.get('resource'), 'https://mcp.example.com');
+  });
+});

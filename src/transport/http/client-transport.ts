@@ -137,7 +137,7 @@ export class HttpClientTransport implements Transport {
     for (const controller of this.controllers) controller.abort();
     if (this.sessionId) {
       await this.requester
-        .request(this.endpoint, { method: 'DELETE', headers: this.headers() })
+        .request(this.endpoint, { method: 'DELETE', headers: await this.withProof('DELETE', this.headers()) })
         .then((answer) => answer.skip())
         .catch(() => {});
     }
@@ -150,6 +150,15 @@ export class HttpClientTransport implements Transport {
     if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
     if (this.protocolVersion) headers['MCP-Protocol-Version'] = this.protocolVersion;
     return headers;
+  }
+
+  /** The headers with a DPoP proof for this request added, when the token is DPoP-bound (RFC 9449). */
+  private async withProof(method: string, headers: Record<string, string>): Promise<Record<string, string>> {
+    const proof = this.authHeader
+      ? this.options.authorization?.proof?.(method, this.endpoint.href)
+      : undefined;
+    // A proof that cannot be made sends the request without one: the server's refusal then says so.
+    return proof ? { ...headers, DPoP: await proof.catch(() => '') } : headers;
   }
 
   private async post(
@@ -170,6 +179,12 @@ export class HttpClientTransport implements Transport {
         return this.finish(authorizationFailure(this.url, error));
       }
       if (this.authHeader) headers = { ...headers, Authorization: this.authHeader };
+      try {
+        const proof = this.authHeader ? authorization.proof?.('POST', this.endpoint.href) : undefined;
+        if (proof) headers = { ...headers, DPoP: await proof };
+      } catch (error) {
+        return this.finish(authorizationFailure(this.url, error));
+      }
     }
     const controller = new AbortController();
     this.controllers.add(controller);
@@ -201,6 +216,7 @@ export class HttpClientTransport implements Transport {
             again = await authorization.refused({
               status,
               wwwAuthenticate: response.headers.get('www-authenticate'),
+              dpopNonce: response.headers.get('dpop-nonce'),
             });
           } catch (error) {
             return this.finish(authorizationFailure(this.url, error));
@@ -257,10 +273,10 @@ export class HttpClientTransport implements Transport {
       stopped: () => this.closing || this.closeReason !== undefined,
       track: (controller, on) =>
         on ? this.controllers.add(controller) : this.controllers.delete(controller),
-      reconnect: (resumeFrom, signal) =>
+      reconnect: async (resumeFrom, signal) =>
         this.requester.request(this.endpoint, {
           method: 'GET',
-          headers: this.headers({ Accept: 'text/event-stream', ...resumeFrom }),
+          headers: await this.withProof('GET', this.headers({ Accept: 'text/event-stream', ...resumeFrom })),
           signal,
         }),
       deliver: (message) => this.deliver(message),
@@ -277,7 +293,7 @@ export class HttpClientTransport implements Transport {
     try {
       const response = await this.requester.request(this.endpoint, {
         method: 'GET',
-        headers: this.headers({ Accept: 'text/event-stream' }),
+        headers: await this.withProof('GET', this.headers({ Accept: 'text/event-stream' })),
         signal: controller.signal,
       });
       if (!response.ok) return response.skip();

@@ -20,14 +20,22 @@ export function formatChallenge(params: ChallengeParams): string {
  * parameter names are compared without case, as the RFC says.
  */
 export function parseBearerChallenge(header: string | null | undefined): ChallengeParams | undefined {
+  return parseChallenge(header, 'Bearer');
+}
+
+/** The parameters of one scheme's challenge (`DPoP error="use_dpop_nonce"`, RFC 9449 §7.1), the same way. */
+export function parseChallenge(
+  header: string | null | undefined,
+  scheme: string,
+): ChallengeParams | undefined {
   if (!header) return undefined;
   const tokens = tokenize(header);
   let params: ChallengeParams | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.kind === 'scheme') {
-      if (params) break; // the next challenge starts: Bearer's parameters are complete
-      if (token.name.toLowerCase() === 'bearer') params = {};
+      if (params) break; // the next challenge starts: this scheme's parameters are complete
+      if (token.name.toLowerCase() === scheme.toLowerCase()) params = {};
     } else if (params && token.kind === 'param') {
       params[token.name.toLowerCase()] = token.value;
     }

@@ -10,9 +10,11 @@
 // assertion signed by its own key (private_key_jwt, client-authentication.ts). A 403 insufficient_scope asks again with the scope
 // the server named (step-up). One refresh is shared by every request that needs it at once.
 
-import { parseBearerChallenge } from './challenge.js';
+import type { JsonWebKey } from 'node:crypto';
+import { parseBearerChallenge, parseChallenge } from './challenge.js';
 import { type ClientKey, readClientKey } from './client-authentication.js';
 import { type CrossAppAccess, JWT_BEARER_GRANT, requestIdJag } from './cross-app-access.js';
+import { createDpopKey, DPOP_ALGORITHM, dpopProof } from './dpop.js';
 import { AuthorizationError, LoginRequiredError } from './errors.js';
 import {
   type AuthorizationServerMetadata,
@@ -38,11 +40,18 @@ export interface HttpAuthorization {
   authorization(): string | undefined | Promise<string | undefined>;
   /** A request was refused (401 or 403): resolves true when it should be sent again with a new header. */
   refused(refusal: AuthRefusal): Promise<boolean>;
+  /**
+   * The DPoP header of a request that carries the token (RFC 9449): undefined at once when the token is not
+   * DPoP-bound, so that a Bearer request is not put off.
+   */
+  proof?(method: string, url: string): Promise<string> | undefined;
 }
 
 export interface AuthRefusal {
   status: number;
   wwwAuthenticate: string | null;
+  /** The DPoP-Nonce header of the refusal, if any. */
+  dpopNonce?: string | null;
 }
 
 export { AuthorizationError, LoginRequiredError };
@@ -78,6 +87,11 @@ export interface OAuthClientOptions {
    * presented as a jwt-bearer grant, with no client registration.
    */
   workloadIdentity?: WorkloadIdentity;
+  /**
+   * Asks for DPoP-bound tokens (RFC 9449, SEP-1932) where the authorization server offers them (its
+   * dpop_signing_alg_values_supported lists ES256): true by default.
+   */
+  dpop?: boolean;
   /** An https URL whose document describes this client (Client ID Metadata Document), used when the authorization server supports it. */
   clientMetadataUrl?: string;
   /** The name dynamic registration gives (mcpwire). */
@@ -103,6 +117,8 @@ interface Discovered {
   issuer: string;
   metadata: AuthorizationServerMetadata;
   scopesSupported: string[] | undefined;
+  /** The `resource` of the protected resource metadata, sent as the `resource` parameter exactly as published. */
+  indicator?: string;
   /** Found the 2025-03-26 way (no protected resource metadata): why, for the messages of what fails next. */
   legacy?: string;
 }
@@ -118,6 +134,9 @@ export class OAuthClient implements HttpAuthorization {
   private recovering: Promise<boolean> | undefined;
   private discovered: Discovered | undefined;
   private stepUps = 0;
+  /** DPoP nonces the authorization server and the resource server last gave. */
+  private asNonce: string | undefined;
+  private rsNonce: string | undefined;
 
   constructor(readonly options: OAuthClientOptions) {
     this.resource = canonicalResource(options.server);
@@ -144,8 +163,30 @@ export class OAuthClient implements HttpAuthorization {
   }
 
   private header(): string | undefined {
-    const token = this.record?.tokens?.access_token;
-    return token ? `Bearer ${token}` : undefined;
+    const tokens = this.record?.tokens;
+    if (!tokens?.access_token) return undefined;
+    return `${this.boundToKey() ? 'DPoP' : 'Bearer'} ${tokens.access_token}`;
+  }
+
+  /** Whether the token is DPoP-bound (the server said so, and the key is here). */
+  private boundToKey(): boolean {
+    return this.record?.tokens?.token_type?.toLowerCase() === 'dpop' && this.record.dpop_jwk !== undefined;
+  }
+
+  /** The DPoP proof of a resource request, for a DPoP-bound token; undefined for a Bearer one. */
+  proof(method: string, url: string): Promise<string> | undefined {
+    const record = this.record;
+    if (!record?.dpop_jwk || !record.tokens || !this.boundToKey()) return undefined;
+    return dpopProof(
+      record.dpop_jwk,
+      {
+        method,
+        url,
+        accessToken: record.tokens.access_token,
+        ...(this.rsNonce ? { nonce: this.rsNonce } : {}),
+      },
+      this.now(),
+    );
   }
 
   /**
@@ -164,7 +205,13 @@ export class OAuthClient implements HttpAuthorization {
     await this.authorization();
     // Another request's recovery already replaced the token this one was sent with: try again with it.
     if (sent !== undefined && this.header() !== sent) return true;
-    const challenge = parseBearerChallenge(refusal.wwwAuthenticate) ?? {};
+    const challenge =
+      parseBearerChallenge(refusal.wwwAuthenticate) ?? parseChallenge(refusal.wwwAuthenticate, 'DPoP') ?? {};
+    // RFC 9449 §9: the resource server wants its nonce in the proof; the same token is sent again with it.
+    if (challenge.error === 'use_dpop_nonce' && refusal.dpopNonce && refusal.dpopNonce !== this.rsNonce) {
+      this.rsNonce = refusal.dpopNonce;
+      return true;
+    }
     if (refusal.status === 403) {
       if (challenge.error !== 'insufficient_scope') return false;
       if (++this.stepUps > (this.options.maxStepUps ?? 2)) {
@@ -201,10 +248,10 @@ export class OAuthClient implements HttpAuthorization {
     } catch {
       return false;
     }
-    const answer = await this.tokenRequest(metadata, record.client, {
+    const answer = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
-      resource: this.resource,
+      resource: record.resource_indicator ?? this.resource,
     }).catch(() => undefined);
     if (!answer) {
       // A refresh token that no longer works is dropped: the next step is a new grant.
@@ -229,6 +276,11 @@ export class OAuthClient implements HttpAuthorization {
       // Credentials belong to the authorization server that issued them: another one starts afresh.
       record = { resource: this.resource, issuer };
     }
+    // RFC 8707 by RFC 9728: the resource identifier as the server publishes it, character for character
+    // (a URL parser would add a "/" to one without a path).
+    if (found.indicator && found.indicator !== this.resource) record.resource_indicator = found.indicator;
+    else delete record.resource_indicator;
+    const resource = found.indicator ?? this.resource;
     const scope = requested ?? found.scopesSupported?.join(' ');
     const withOffline =
       scope && metadata.scopes_supported?.includes('offline_access') && !/\boffline_access\b/.test(scope)
@@ -253,6 +305,12 @@ export class OAuthClient implements HttpAuthorization {
         `the authorization server ${issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`,
       );
     }
+    // DPoP where the authorization server offers it: the key is made once and kept with the tokens.
+    if (this.options.dpop !== false && metadata.dpop_signing_alg_values_supported?.includes(DPOP_ALGORITHM)) {
+      record.dpop_jwk ??= createDpopKey();
+    } else {
+      delete record.dpop_jwk;
+    }
     try {
       const workload = this.options.workloadIdentity;
       // A workload is known by its JWT alone: it registers nowhere.
@@ -264,34 +322,37 @@ export class OAuthClient implements HttpAuthorization {
         if (!assertion) {
           throw new AuthorizationError('workload identity federation needs the workload JWT, and got none');
         }
-        record.tokens = await this.tokenRequest(metadata, record.client, {
+        record.tokens = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
           grant_type: JWT_BEARER_GRANT,
           assertion,
-          resource: this.resource,
+          resource,
           ...(scope ? { scope } : {}),
         });
       } else if (machine) {
-        record.tokens = await this.tokenRequest(metadata, record.client, {
+        record.tokens = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
           grant_type: 'client_credentials',
-          resource: this.resource,
+          resource,
           ...(scope ? { scope } : {}),
         });
       } else if (this.options.crossAppAccess) {
         const assertion = await requestIdJag(this.options.crossAppAccess, {
           issuer,
-          resource: this.resource,
+          resource,
           scope,
           fetch: this.fetch,
           now: this.now(),
         });
-        record.tokens = await this.tokenRequest(metadata, record.client, {
+        record.tokens = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
           grant_type: JWT_BEARER_GRANT,
           assertion,
-          resource: this.resource,
+          resource,
           ...(scope ? { scope } : {}),
         });
       } else {
-        record.tokens = await this.authorizationCode(issuer, metadata, record.client, withOffline);
+        record.tokens = await this.authorizationCode(issuer, metadata, record.client, record.dpop_jwk, {
+          scope: withOffline,
+          resource,
+        });
       }
     } catch (error) {
       // A failure at endpoints that were found the 2025-03-26 way says how they were found.
@@ -308,7 +369,8 @@ export class OAuthClient implements HttpAuthorization {
     issuer: string,
     metadata: AuthorizationServerMetadata,
     client: StoredClient,
-    scope: string | undefined,
+    dpopKey: JsonWebKey | undefined,
+    { scope, resource }: { scope: string | undefined; resource: string },
   ): Promise<StoredTokens> {
     if (!metadata.authorization_endpoint) {
       throw new AuthorizationError(`the authorization server ${issuer} names no authorization_endpoint`);
@@ -329,7 +391,7 @@ export class OAuthClient implements HttpAuthorization {
       code_challenge: pkce.challenge,
       code_challenge_method: pkce.method,
       state,
-      resource: this.resource,
+      resource,
     };
     if (scope) params.scope = scope;
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
@@ -361,12 +423,12 @@ export class OAuthClient implements HttpAuthorization {
     }
     const code = answer.get('code');
     if (!code) throw new AuthorizationError('the authorization redirect carries no code');
-    return this.tokenRequest(metadata, client, {
+    return this.tokenRequest(metadata, client, dpopKey, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: redirectUri,
       code_verifier: pkce.verifier,
-      resource: this.resource,
+      resource,
     });
   }
 
@@ -451,16 +513,34 @@ export class OAuthClient implements HttpAuthorization {
   private async tokenRequest(
     metadata: AuthorizationServerMetadata,
     client: StoredClient,
+    dpopKey: JsonWebKey | undefined,
     params: Record<string, string>,
   ): Promise<StoredTokens> {
-    if (!metadata.token_endpoint) throw new AuthorizationError(`${metadata.issuer} names no token_endpoint`);
+    const endpoint = metadata.token_endpoint;
+    if (!endpoint) throw new AuthorizationError(`${metadata.issuer} names no token_endpoint`);
     const answer = await postTokenRequest({
-      endpoint: metadata.token_endpoint,
+      endpoint,
       issuer: metadata.issuer,
       client,
       params,
       fetch: this.fetch,
       now: this.now(),
+      ...(dpopKey
+        ? {
+            dpop: {
+              proof: (nonce: string | undefined) =>
+                dpopProof(
+                  dpopKey,
+                  { method: 'POST', url: endpoint, ...(nonce ? { nonce } : {}) },
+                  this.now(),
+                ),
+              ...(this.asNonce ? { nonce: this.asNonce } : {}),
+              sawNonce: (nonce: string) => {
+                this.asNonce = nonce;
+              },
+            },
+          }
+        : {}),
     });
     const tokens: StoredTokens = { access_token: answer.access_token };
     if (typeof answer.token_type === 'string') tokens.token_type = answer.token_type;
@@ -491,6 +571,7 @@ export class OAuthClient implements HttpAuthorization {
     found.scopesSupported = Array.isArray(supported)
       ? supported.filter((s): s is string => typeof s === 'string')
       : undefined;
+    found.indicator = resourceMetadata.resource as string;
     this.discovered = found;
     return found;
   }

@@ -1,6 +1,8 @@
 // One request to a token endpoint (RFC 6749 §3.2): the grant's parameters as a form, the client's
 // authentication added (client-authentication.ts), and the answer checked to hold an access token. A
-// refusal becomes an AuthorizationError that names the server, the grant and the server's own error.
+// refusal becomes an AuthorizationError that names the server, the grant and the server's own error. With
+// DPoP each request carries a proof, and a server that answers use_dpop_nonce is asked once more with the
+// nonce it gave (RFC 9449 §8).
 
 import { authenticateClient } from './client-authentication.js';
 import { AuthorizationError } from './errors.js';
@@ -16,6 +18,12 @@ export interface TokenRequest {
   params: Record<string, string>;
   fetch: typeof fetch;
   now: number;
+  /** DPoP: makes the proof of this request (with the server's nonce, if any); the nonce the server gives is passed to `nonce`. */
+  dpop?: {
+    proof: (nonce: string | undefined) => Promise<string>;
+    nonce?: string;
+    sawNonce: (nonce: string) => void;
+  };
 }
 
 /** The token endpoint's answer, with `access_token` a string; AuthorizationError when it refuses. */
@@ -28,16 +36,29 @@ export async function postTokenRequest(
     Accept: 'application/json',
   };
   await authenticateClient(request.client, request.issuer, body, headers, request.now);
+  const { dpop } = request;
+  let nonce = dpop?.nonce;
   let response: Response;
-  try {
-    response = await request.fetch(request.endpoint, { method: 'POST', headers, body });
-  } catch (error) {
-    throw new AuthorizationError(
-      `the token endpoint ${request.endpoint} could not be reached: ${(error as Error).message}`,
-      { cause: error },
-    );
+  let answer: Record<string, unknown>;
+  for (let attempt = 0; ; attempt++) {
+    if (dpop) headers.DPoP = await dpop.proof(nonce);
+    try {
+      response = await request.fetch(request.endpoint, { method: 'POST', headers, body });
+    } catch (error) {
+      throw new AuthorizationError(
+        `the token endpoint ${request.endpoint} could not be reached: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    const given = response.headers.get('dpop-nonce');
+    if (!dpop || !given) break;
+    dpop.sawNonce(given);
+    if (answer.error !== 'use_dpop_nonce' || attempt > 0 || given === nonce) break;
+    // A client assertion may be used once only: a new one goes with the new proof.
+    await authenticateClient(request.client, request.issuer, body, headers, request.now);
+    nonce = given;
   }
-  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok || typeof answer.access_token !== 'string') {
     const error = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
     const description = typeof answer.error_description === 'string' ? ` (${answer.error_description})` : '';

@@ -35,8 +35,12 @@ export interface AuthRecord {
   resource: string;
   /** The authorization server that issued them. */
   issuer: string;
+  /** The `resource` parameter as the server's metadata publishes it, where it differs from `resource`. */
+  resource_indicator?: string;
   client?: StoredClient;
   tokens?: StoredTokens;
+  /** The DPoP key (a private JWK) the tokens are bound to, when the authorization server offers DPoP. */
+  dpop_jwk?: JsonWebKey;
 }
 
 export interface TokenStore {
