@@ -39,7 +39,16 @@ function Elicitation({ ask }: { ask: Ask }) {
           </a>
         </p>
       ) : (
-        <SchemaForm schema={schema} draft={draft} errors={errors} onDraft={setDraft} />
+        <SchemaForm
+          schema={schema}
+          draft={draft}
+          errors={errors}
+          onDraft={(next) => {
+            setDraft(next);
+            // Once problems are shown, they go away as they are fixed.
+            if (errors.length > 0) setErrors(collect(schema, next, schema).errors);
+          }}
+        />
       )}
       <div class="toolbar">
         <button

@@ -152,7 +152,16 @@ function ToolPanel({ tool, onRead }: { tool: Tool; onRead: (server: string, uri:
           onInput={(e) => setRaw(e.currentTarget.value)}
         />
       ) : (
-        <SchemaForm schema={schema} draft={draft} errors={errors} onDraft={setDraft} />
+        <SchemaForm
+          schema={schema}
+          draft={draft}
+          errors={errors}
+          onDraft={(next) => {
+            setDraft(next);
+            // Once problems are shown, they go away as they are fixed.
+            if (errors.length > 0) setErrors(collect(schema, next, schema).errors);
+          }}
+        />
       )}
       {errors.length > 0 ? (
         <div class="bad" data-testid="form-errors">

@@ -1,0 +1,268 @@
+// `mcpwire inspect` in a real browser: Debian's chromium, driven by playwright-core (which downloads
+// nothing). One inspector runs three servers from a configuration: `mcpwire serve everything` (the
+// 2026-07-28 era), the official server-everything (the handshake era) and a broken fixture that answers
+// notifications. Through the page: call tools from their generated forms (a nested $ref object; invalid
+// input stopped before sending), watch progress and cancel a long call, read a resource, answer an
+// elicitation in its dialog, and see the wire fill with the broken server's fault flagged. A screenshot is
+// taken at each step and checked: by what the page shows then, and for two of them by their pixels.
+
+// biome-ignore-all lint/performance/useDomNodeTextContent: these are playwright locators, whose innerText() is what the person sees
+
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { BIN, EVERYTHING_BIN, REPO_ROOT } from '../support/peers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** A failure limit for anything the page waits for, never a synchronisation. */
+const LIMIT = 60_000;
+const SHOTS = path.join(tmpdir(), `mcpwire-inspect-shots-${process.pid}`);
+
+let child: ChildProcessWithoutNullStreams | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let address: string;
+
+before(async () => {
+  assert.ok(
+    existsSync(CHROMIUM),
+    `${CHROMIUM} is missing: these tests need Debian's chromium. Install it with: apt-get install -y chromium (npm test does it when run as root)`,
+  );
+  mkdirSync(SHOTS, { recursive: true });
+  const config = path.join(SHOTS, 'servers.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        mine: { command: process.execPath, args: [BIN, 'serve', 'everything'] },
+        official: { command: EVERYTHING_BIN, args: ['stdio'] },
+        broken: {
+          command: process.execPath,
+          args: [path.join(REPO_ROOT, 'test/fixtures/broken/answers-notifications.mjs')],
+        },
+      },
+    }),
+  );
+  const started = spawn(process.execPath, [BIN, 'inspect', '--no-open', '--config', config], {
+    cwd: REPO_ROOT,
+  });
+  child = started;
+  let err = '';
+  started.stderr.setEncoding('utf8').on('data', (t: string) => {
+    err += t;
+  });
+  address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no address within ${LIMIT} ms; stderr: ${err}`)), LIMIT);
+    started.stdout.setEncoding('utf8').on('data', (t: string) => {
+      out += t;
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    started.on('exit', (code) => reject(new Error(`inspect exited with ${code}: ${err}`)));
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(LIMIT);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(address);
+  await page.locator('.app[data-ready="yes"]').waitFor();
+  assert.deepEqual(errors, []);
+});
+
+after(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const closed = new Promise((resolve) => child!.on('close', resolve));
+    child.kill('SIGTERM');
+    await closed;
+  }
+});
+
+/** Saves a screenshot of the page (or one element) and gives its bytes. */
+async function shot(name: string, selector?: string): Promise<Buffer> {
+  const file = path.join(SHOTS, `${name}.png`);
+  if (selector) await page.locator(selector).first().screenshot({ path: file });
+  else await page.screenshot({ path: file });
+  const bytes = readFileSync(file);
+  assert.equal(bytes.subarray(1, 4).toString(), 'PNG', `${file} is a PNG`);
+  return bytes;
+}
+
+/** How much of a screenshot is strongly red: decoded by the browser itself, pixel by pixel. */
+async function redShare(png: Buffer): Promise<number> {
+  // A string: the test's own type-check has no DOM, the page has.
+  return page.evaluate(`(async () => {
+    const image = new Image();
+    image.src = 'data:image/png;base64,${png.toString('base64')}';
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width;
+    canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const pixels = context.getImageData(0, 0, image.width, image.height).data;
+    let red = 0;
+    for (let i = 0; i < pixels.length; i += 4)
+      if (pixels[i] > 150 && pixels[i + 1] < 110 && pixels[i + 2] < 110) red++;
+    return red / (pixels.length / 4);
+  })()`) as Promise<number>;
+}
+
+async function chooseTool(name: string): Promise<void> {
+  await page.click('[data-tab="Tools"]');
+  await page.fill('[data-testid="tool-filter"]', name.split('__')[1]!);
+  await page.click(`[data-tool="${name}"]`);
+  await page.locator('[data-testid="tool-panel"] h2', { hasText: '' }).waitFor();
+}
+
+describe('mcpwire inspect in chromium', () => {
+  it('connects to every server and lists their tools', async () => {
+    for (const name of ['mine', 'official', 'broken'])
+      await page.locator(`[data-testid="server-${name}"]`, { hasText: 'ready' }).waitFor();
+    await shot('01-connected');
+    assert.match(
+      await page.locator('[data-testid="server-mine"]').innerText(),
+      /mcpwire-everything .* 2026-07-28/,
+    );
+    assert.match(await page.locator('[data-testid="server-official"]').innerText(), /2025-/);
+    assert.match(await page.locator('[data-tab="Tools"]').innerText(), /Tools \(\d\d+\)/);
+  });
+
+  it('stops invalid input before sending, then calls the tool with the corrected form', async () => {
+    await chooseTool('official__get-sum');
+    await page.fill('input[name="a"]', '2');
+    await page.fill('input[name="b"]', 'three');
+    const callsBefore = await wireCount('tools/call');
+    await page.click('[data-testid="call"]');
+    await page.locator('.field-error[data-field="b"]').waitFor();
+    await shot('02-invalid-input');
+    assert.equal(await page.locator('.field-error[data-field="b"]').innerText(), '"three" is not a number');
+    assert.match(await page.locator('[data-testid="form-errors"]').innerText(), /Not sent/);
+    assert.equal(await wireCount('tools/call'), callsBefore, 'nothing was sent');
+    await page.fill('input[name="b"]', '3');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+    await shot('03-result');
+    assert.match(await page.locator('[data-testid="result"]').innerText(), /5/);
+  });
+
+  it('fills a nested object of a $ref from the form', async () => {
+    await chooseTool('mine__json_schema_2020_12_tool');
+    await page.fill('input[name="name"]', 'Ada');
+    await page.fill('input[name="address.street"]', 'Main St');
+    await page.fill('input[name="address.city"]', 'Paris');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+    await shot('04-nested');
+    assert.match(
+      await page.locator('[data-testid="result"]').innerText(),
+      /\{"name":"Ada","address":\{"street":"Main St","city":"Paris"\}\}/,
+    );
+  });
+
+  it('renders an image result and checks structuredContent against the output schema', async () => {
+    await chooseTool('mine__test_image_content');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="result"] img').waitFor();
+    const image = await shot('05-image', '[data-testid="result"] img');
+    assert.ok((await redShare(image)) > 0.5, 'the red 1x1 PNG is shown red');
+    await chooseTool('mine__add');
+    await page.fill('input[name="a"]', '1');
+    await page.fill('input[name="b"]', '2');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-check="valid"]').waitFor();
+  });
+
+  it('shows the progress of a long call and cancels it', async () => {
+    await chooseTool('mine__longRunningOperation');
+    await page.fill('input[name="duration"]', '60');
+    await page.fill('input[name="steps"]', '60');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="progress"]', { hasText: '/ 60' }).waitFor();
+    await shot('06-progress');
+    assert.match(await page.locator('[data-testid="progress"]').innerText(), /step \d+ of 60/);
+    await page.click('[data-testid="cancel"]');
+    await page.locator('[data-testid="result"][data-status="error"]').waitFor();
+    await shot('07-cancelled');
+    assert.match(await page.locator('[data-testid="result"]').innerText(), /cancel/i);
+  });
+
+  it('reads a resource', async () => {
+    await page.click('[data-tab="Resources"]');
+    await page.click('[data-uri="test://static-text"]');
+    await page.click('[data-testid="read"]');
+    await page.locator('[data-testid="resource-contents"] pre').waitFor();
+    await shot('08-resource');
+    assert.ok((await page.locator('[data-testid="resource-contents"] pre').innerText()).length > 0);
+  });
+
+  it('answers an elicitation in a dialog', async () => {
+    await chooseTool('mine__test_elicitation');
+    await page.fill('input[name="message"]', 'Who are you?');
+    await page.click('[data-testid="call"]');
+    const dialog = page.locator('[data-testid="ask-elicitation"]');
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /Who are you\?/);
+    await dialog.locator('[data-testid="ask-accept"]').click();
+    await dialog.locator('.field-error[data-field="username"]').waitFor();
+    await dialog.locator('input[name="username"]').fill('ada');
+    await dialog.locator('input[name="email"]').fill('ada@example.com');
+    await shot('09-elicitation');
+    assert.equal(
+      await dialog.locator('.field-error').count(),
+      0,
+      'the problems went away as they were fixed',
+    );
+    await dialog.locator('[data-testid="ask-accept"]').click();
+    await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+    assert.match(
+      await page.locator('[data-testid="result"]').innerText(),
+      /action=accept, content=\{"username":"ada","email":"ada@example.com"\}/,
+    );
+  });
+
+  it("fills the wire view and flags the broken server's fault where it happened", async () => {
+    await page.click('[data-tab="Wire"]');
+    await page.locator('[data-testid="wire-list"] .wrow').first().waitFor();
+    await shot('10-wire');
+    const count = Number(await page.locator('[data-testid="wire-list"]').getAttribute('data-count'));
+    assert.ok(count > 20, `${count} messages shown`);
+    await page.check('text=faults only');
+    const fault = page.locator('.wrow.fault', { hasText: 'response-to-notification' }).first();
+    await fault.waitFor();
+    assert.match(await fault.innerText(), /broken/);
+    const picture = await shot('11-fault', '.wrow.fault');
+    assert.ok((await redShare(picture)) > 0.02, 'the fault is drawn in red');
+    await fault.click();
+    assert.match(
+      await page.locator('[data-testid="wire-detail"]').innerText(),
+      /notifications must never be answered/,
+    );
+    await page.uncheck('text=faults only');
+    await page.fill('[data-testid="wire-filter"]', 'tools/call');
+    const call = page.locator('.wrow', { hasText: 'result of tools/call' }).first();
+    await call.click();
+    await page.locator('[data-testid="wire-detail"] button', { hasText: 'its request' }).click();
+    assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), /"method": "tools\/call"/);
+    await page.click('[data-testid="latency-toggle"]');
+    await page.locator('[data-testid="latency-chart"] td', { hasText: 'tools/call' }).first().waitFor();
+    await shot('12-latency');
+  });
+});
+
+/** How many messages of a method the inspector's feed holds, asked from the page with its token. */
+async function wireCount(method: string): Promise<number> {
+  const feed = (await page.evaluate(
+    `fetch('/api/feed?after=0&limit=50000' + location.search.replace('?', '&')).then((r) => r.json())`,
+  )) as Array<{ payload?: { method?: string } }>;
+  return feed.filter((e) => e.payload?.method === method).length;
+}
