@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { readClientKey } from '../../src/transport/http/auth/client-authentication.js';
 import { AuthorizationError, OAuthClient } from '../../src/transport/http/auth/oauth-client.js';
+import { InMemoryTokenStore } from '../../src/transport/http/auth/token-store.js';
 
 const SERVER = 'https://mcp.example.com/mcp';
 const ISSUER = 'https://auth.example.com';
@@ -311,5 +312,40 @@ describe('the resource parameter', () => {
     await oauth.authorization();
     assert.equal(posts[1]!.form.get('grant_type'), 'refresh_token');
     assert.equal(posts[1]!.form.get('resource'), 'https://mcp.example.com');
+  });
+});
+
+describe('a refresh that does not reach the token endpoint', () => {
+  it('keeps the refresh token, says why, and refreshes with it once the server is back', async () => {
+    const posts: Seen[] = [];
+    let down = false;
+    let issued = 0;
+    const store = new InMemoryTokenStore();
+    const oauth = new OAuthClient({
+      server: SERVER,
+      grant: 'client_credentials',
+      clientId: 'machine',
+      clientSecret: 'secret',
+      store,
+      fetch: fakeFetch(
+        documents,
+        {
+          [`${ISSUER}/token`]: () => {
+            if (down) throw new TypeError('fetch failed');
+            return { access_token: `at-${++issued}`, expires_in: 1, refresh_token: 'rt' };
+          },
+        },
+        posts,
+      ),
+      now: () => 0,
+    });
+    await oauth.refused(refusal);
+    down = true;
+    // Bug: the refresh token was dropped as if the server had refused it, so the next step was a login.
+    await assert.rejects(Promise.resolve(oauth.authorization()), /could not be reached: fetch failed/);
+    assert.equal((await store.load(SERVER))?.tokens?.refresh_token, 'rt');
+    down = false;
+    assert.equal(await oauth.authorization(), 'Bearer at-2');
+    assert.equal(posts.at(-1)!.form.get('grant_type'), 'refresh_token');
   });
 });

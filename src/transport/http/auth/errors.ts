@@ -22,3 +22,14 @@ export class AuthorizationError extends McpwireError {
     super('AUTHORIZATION', message, options);
   }
 }
+
+/** The token endpoint answered and refused (a 4xx with an OAuth error): the grant itself is no good. */
+export class TokenRefusedError extends AuthorizationError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly error: string | undefined,
+  ) {
+    super(message);
+  }
+}

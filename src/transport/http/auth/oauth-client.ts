@@ -15,7 +15,7 @@ import { parseBearerChallenge, parseChallenge } from './challenge.js';
 import { type ClientKey, readClientKey } from './client-authentication.js';
 import { type CrossAppAccess, JWT_BEARER_GRANT, requestIdJag } from './cross-app-access.js';
 import { createDpopKey, DPOP_ALGORITHM, dpopProof } from './dpop.js';
-import { AuthorizationError, LoginRequiredError } from './errors.js';
+import { AuthorizationError, LoginRequiredError, TokenRefusedError } from './errors.js';
 import {
   type AuthorizationServerMetadata,
   discoverIssuerMetadata,
@@ -248,13 +248,17 @@ export class OAuthClient implements HttpAuthorization {
     } catch {
       return false;
     }
-    const answer = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-      resource: record.resource_indicator ?? this.resource,
-    }).catch(() => undefined);
-    if (!answer) {
-      // A refresh token that no longer works is dropped: the next step is a new grant.
+    let answer: StoredTokens;
+    try {
+      answer = await this.tokenRequest(metadata, record.client, record.dpop_jwk, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        resource: record.resource_indicator ?? this.resource,
+      });
+    } catch (error) {
+      // Unreachable, or a 5xx: the refresh token may well still work, so it is kept for the next try.
+      if (!(error instanceof TokenRefusedError)) throw error;
+      // A refresh token that the server refuses is dropped: the next step is a new grant.
       delete record.tokens;
       await this.store.save(record);
       return false;

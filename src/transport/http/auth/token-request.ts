@@ -5,7 +5,7 @@
 // nonce it gave (RFC 9449 §8).
 
 import { authenticateClient } from './client-authentication.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError, TokenRefusedError } from './errors.js';
 import type { StoredClient } from './token-store.js';
 
 export interface TokenRequest {
@@ -62,9 +62,16 @@ export async function postTokenRequest(
   if (!response.ok || typeof answer.access_token !== 'string') {
     const error = typeof answer.error === 'string' ? answer.error : `HTTP ${response.status}`;
     const description = typeof answer.error_description === 'string' ? ` (${answer.error_description})` : '';
-    throw new AuthorizationError(
-      `the token endpoint of ${request.issuer} refused the ${request.params.grant_type} grant: ${error}${description}`,
-    );
+    const message = `the token endpoint of ${request.issuer} refused the ${request.params.grant_type} grant: ${error}${description}`;
+    // A 4xx is the server's verdict on this grant; anything else (a 5xx, no token) says nothing about it.
+    if (response.status >= 400 && response.status < 500) {
+      throw new TokenRefusedError(
+        message,
+        response.status,
+        typeof answer.error === 'string' ? answer.error : undefined,
+      );
+    }
+    throw new AuthorizationError(message);
   }
   return answer as Record<string, unknown> & { access_token: string };
 }
