@@ -123,6 +123,9 @@ function Sampling({ ask }: { ask: Ask }) {
         >
           Send
         </button>
+        <button type="button" data-testid="ask-decline" onClick={() => answer(ask, { action: 'decline' })}>
+          Decline
+        </button>
       </div>
     </div>
   );

@@ -5,24 +5,7 @@ import { useState } from 'preact/hooks';
 import { post } from './api';
 import { type Block, ResourceContents } from './content';
 import { store as shared, useStore } from './store';
-
-export function templateVariables(template: string): string[] {
-  const names: string[] = [];
-  for (const match of template.matchAll(/\{[+#./;?&]?([^}]+)\}/g))
-    for (const part of match[1]!.split(',')) names.push(part.replace(/[*]|:\d+$/g, '').trim());
-  return names;
-}
-
-export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_all, op: string, list: string) => {
-    const parts = list.split(',').map((p) => p.replace(/[*]|:\d+$/g, '').trim());
-    const encode = (v: string) => (op === '+' || op === '#' ? encodeURI(v) : encodeURIComponent(v));
-    if (op === '?' || op === '&')
-      return `${op}${parts.map((p) => `${p}=${encode(values[p] ?? '')}`).join('&')}`;
-    const joined = parts.map((p) => encode(values[p] ?? '')).join(',');
-    return op === '+' ? joined : `${op}${joined}`;
-  });
-}
+import { fillTemplate, templateVariables } from './uri-template';
 
 export function ResourcesView(props: { opened?: { server: string; uri: string } }) {
   const store = useStore();

@@ -1,7 +1,7 @@
 // What the wire view shows of each entry, and how it is filtered and summed up: pure functions over the
 // feed, so that 100,000 messages are filtered in one pass and the tests can call them.
 
-import type { FeedEntry } from './types';
+import type { FeedEntry } from './types.js';
 
 export interface Row {
   /** "→" the client sent it, "←" the server did; "✗" a fault, "·" anything else. */

@@ -211,7 +211,7 @@ describe('mcpwire inspect in chromium', () => {
     await page.click('[data-testid="call"]');
     const dialog = page.locator('[data-testid="ask-elicitation"]');
     await dialog.waitFor();
-    assert.match(await dialog.innerText(), /Who are you\?/);
+    assert.match(await dialog.innerText(), /mine asks\s+Who are you\?/);
     await dialog.locator('[data-testid="ask-accept"]').click();
     await dialog.locator('.field-error[data-field="username"]').waitFor();
     await dialog.locator('input[name="username"]').fill('ada');
@@ -230,17 +230,36 @@ describe('mcpwire inspect in chromium', () => {
     );
   });
 
+  it('answers a sampling request in a dialog, and a declined one is rejected', async () => {
+    await chooseTool('mine__test_sampling');
+    await page.fill('input[name="prompt"]', 'Say hi');
+    await page.click('[data-testid="call"]');
+    const dialog = page.locator('[data-testid="ask-sampling"]');
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /Say hi/);
+    await dialog.locator('[data-testid="sampling-reply"]').fill('hi there');
+    await shot('10-sampling');
+    await dialog.locator('[data-testid="ask-accept"]').click();
+    await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+    assert.match(await page.locator('[data-testid="result"]').innerText(), /LLM response: hi there/);
+    await page.click('[data-testid="call"]');
+    await dialog.waitFor();
+    await dialog.locator('[data-testid="ask-decline"]').click();
+    await page.locator('[data-testid="result"]:not([data-status="ok"])').waitFor();
+    assert.doesNotMatch(await page.locator('[data-testid="result"]').innerText(), /LLM response/);
+  });
+
   it("fills the wire view and flags the broken server's fault where it happened", async () => {
     await page.click('[data-tab="Wire"]');
     await page.locator('[data-testid="wire-list"] .wrow').first().waitFor();
-    await shot('10-wire');
+    await shot('11-wire');
     const count = Number(await page.locator('[data-testid="wire-list"]').getAttribute('data-count'));
     assert.ok(count > 20, `${count} messages shown`);
     await page.check('text=faults only');
     const fault = page.locator('.wrow.fault', { hasText: 'response-to-notification' }).first();
     await fault.waitFor();
     assert.match(await fault.innerText(), /broken/);
-    const picture = await shot('11-fault', '.wrow.fault');
+    const picture = await shot('12-fault', '.wrow.fault');
     assert.ok((await redShare(picture)) > 0.02, 'the fault is drawn in red');
     await fault.click();
     assert.match(
@@ -255,7 +274,7 @@ describe('mcpwire inspect in chromium', () => {
     assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), /"method": "tools\/call"/);
     await page.click('[data-testid="latency-toggle"]');
     await page.locator('[data-testid="latency-chart"] td', { hasText: 'tools/call' }).first().waitFor();
-    await shot('12-latency');
+    await shot('13-latency');
   });
 });
 

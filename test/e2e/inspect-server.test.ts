@@ -12,6 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { readReplayScript } from '../../src/inspect/replay-script.js';
 import { BIN, REPO_ROOT } from '../support/peers.js';
+import { runCli } from '../support/run-cli.js';
 
 /** A failure limit for the start, never a synchronisation. */
 const LIMIT = 60_000;
@@ -225,5 +226,26 @@ describe('mcpwire inspect: the API', () => {
     assert.match(String(exported.headers['content-disposition']), /mcpwire\.trace\.jsonl/);
     const [conversation] = readReplayScript(exported.body);
     assert.ok(conversation!.steps.some((s) => s.kind === 'send' && s.method === 'tools/call'));
+  });
+});
+
+describe('mcpwire inspect: usage', () => {
+  it('names what is wrong with its options, exit 2, before starting anything', async () => {
+    const port = await runCli([
+      'inspect',
+      '--no-open',
+      '--port',
+      'abc',
+      '--',
+      process.execPath,
+      BIN,
+      'serve',
+      'everything',
+    ]);
+    assert.equal(port.code, 2);
+    assert.match(port.stderr, /--port takes a port number/);
+    const none = await runCli(['inspect', '--no-open']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /which server\?/);
   });
 });

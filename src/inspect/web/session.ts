@@ -5,6 +5,8 @@
 
 import type { ClientAnswerCallbacks } from '../../client/answers.js';
 import type { HostEvent, McpHost } from '../../host/host.js';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { Transport } from '../../jsonrpc/transport.js';
 import { LOGGING_LEVELS } from '../../protocol/logging.js';
@@ -51,7 +53,13 @@ export class InspectSession {
   /** The host's clients answer the servers' requests through these. */
   readonly answers: ClientAnswerCallbacks = {
     onElicitation: (params) => this.ask('elicitation', params) as never,
-    onSampling: (params) => this.ask('sampling', params) as never,
+    onSampling: async (params) => {
+      const answer = (await this.ask('sampling', params)) as { action?: string };
+      // A person who will not write a completion rejects the request, as the specification words it.
+      if (answer.action === 'decline' || answer.action === 'cancel')
+        throw new JsonRpcError(ErrorCode.UserRejected, 'the person declined the sampling request');
+      return answer as never;
+    },
     elicitationUrl: true,
     roots: () => this.roots,
   };
@@ -289,8 +297,8 @@ export class InspectSession {
 
   private ask(kind: Ask['kind'], params: object): Promise<unknown> {
     const id = String(this.nextAsk++);
-    // A 2026-07-28 server asks inside a result (input_required), which says nothing of who: with one
-    // server, it is that one.
+    // Who asked is known from the wire; should the params have been copied on the way, with one server
+    // it is that one.
     const servers = this.host?.status() ?? [];
     const only = servers.length === 1 ? servers[0]!.name : '';
     const ask: Ask = { id, server: this.askedBy.get(params) ?? only, kind, params };
@@ -305,6 +313,14 @@ export class InspectSession {
     if (from !== 'server' || typeof payload !== 'object' || payload === null) return;
     const { method, params } = payload as { method?: unknown; params?: unknown };
     if (typeof params === 'object' && params !== null) this.askedBy.set(params, server);
+    // A 2026-07-28 server asks inside a result (input_required): each request's params, by who asked.
+    const inputRequests = (payload as { result?: { inputRequests?: unknown } }).result?.inputRequests;
+    if (typeof inputRequests === 'object' && inputRequests !== null) {
+      for (const request of Object.values(inputRequests)) {
+        const asked = (request as { params?: unknown } | null)?.params;
+        if (typeof asked === 'object' && asked !== null) this.askedBy.set(asked, server);
+      }
+    }
     if (method === 'notifications/resources/updated') {
       const uri = (params as { uri?: unknown } | undefined)?.uri;
       if (typeof uri === 'string') this.emit({ type: 'updated', server, uri });
