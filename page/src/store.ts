@@ -87,19 +87,27 @@ export async function connect(): Promise<void> {
   source.onopen = () => {
     store.connected = true;
     changed();
+    // Back after a break: what came meanwhile is fetched (the stream only carries what is new).
+    if (!loading) void catchUp();
   };
   source.onerror = () => {
     store.connected = false;
     changed();
   };
   await refreshState();
+  await catchUp();
+  loading = false;
+  append(early);
+  changed();
+}
+
+/** The feed after the last entry the page has, page by page. */
+async function catchUp(): Promise<void> {
   for (;;) {
     const after = store.feed.length === 0 ? 0 : store.feed[store.feed.length - 1]!.seq;
     const page = await get<FeedEntry[]>(`/api/feed?after=${after}&limit=20000`);
     append(page);
+    changed();
     if (page.length < 20_000) break;
   }
-  loading = false;
-  append(early);
-  changed();
 }

@@ -125,6 +125,7 @@ async function chooseTool(name: string): Promise<void> {
 }
 
 describe('mcpwire inspect in chromium', () => {
+  // (The doctor's step is last but one: it starts fresh processes of the broken server.)
   it('connects to every server and lists their tools', async () => {
     for (const name of ['mine', 'official', 'broken'])
       await page.locator(`[data-testid="server-${name}"]`, { hasText: 'ready' }).waitFor();
@@ -249,17 +250,27 @@ describe('mcpwire inspect in chromium', () => {
     assert.doesNotMatch(await page.locator('[data-testid="result"]').innerText(), /LLM response/);
   });
 
+  it("shows the doctor's report on the broken server, its fault failing", async () => {
+    await page.click('[data-tab="Doctor"]');
+    await page.click('[data-testid="doctor-broken"]');
+    const report = page.locator('[data-testid="doctor-report"]');
+    await report.waitFor();
+    await shot('11-doctor');
+    assert.match(await report.innerText(), /broken: \d+ passed, [1-9]\d* failed/);
+    assert.match(await report.locator('.check.fail').first().innerText(), /FAIL/);
+  });
+
   it("fills the wire view and flags the broken server's fault where it happened", async () => {
     await page.click('[data-tab="Wire"]');
     await page.locator('[data-testid="wire-list"] .wrow').first().waitFor();
-    await shot('11-wire');
+    await shot('12-wire');
     const count = Number(await page.locator('[data-testid="wire-list"]').getAttribute('data-count'));
     assert.ok(count > 20, `${count} messages shown`);
     await page.check('text=faults only');
     const fault = page.locator('.wrow.fault', { hasText: 'response-to-notification' }).first();
     await fault.waitFor();
     assert.match(await fault.innerText(), /broken/);
-    const picture = await shot('12-fault', '.wrow.fault');
+    const picture = await shot('13-fault', '.wrow.fault');
     assert.ok((await redShare(picture)) > 0.02, 'the fault is drawn in red');
     await fault.click();
     assert.match(
@@ -274,7 +285,7 @@ describe('mcpwire inspect in chromium', () => {
     assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), /"method": "tools\/call"/);
     await page.click('[data-testid="latency-toggle"]');
     await page.locator('[data-testid="latency-chart"] td', { hasText: 'tools/call' }).first().waitFor();
-    await shot('13-latency');
+    await shot('14-latency');
   });
 });
 

@@ -213,6 +213,21 @@ describe('mcpwire inspect: the API', () => {
     assert.equal(noServer.status, 409);
   });
 
+  it('runs the doctor on a fresh process of a server, handed in by the command line', async () => {
+    const answer = await send('/api/doctor', json({ server: 'mcpwire' }));
+    assert.equal(answer.status, 200, answer.body);
+    const report = JSON.parse(answer.body) as {
+      server: string;
+      results: Array<{ id: string; status: string }>;
+    };
+    assert.equal(report.server, 'mcpwire');
+    assert.ok(report.results.some((r) => r.id === 'handshake' && r.status === 'pass'));
+    assert.deepEqual(
+      report.results.filter((r) => r.status === 'fail'),
+      [],
+    );
+  });
+
   it('keeps the wire in its feed and exports it as a trace log replay reads', async () => {
     const feed = JSON.parse((await send(withToken('/api/feed?after=0'))).body) as Array<{
       type: string;
