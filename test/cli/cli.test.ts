@@ -46,7 +46,7 @@ describe('mcpwire CLI', () => {
   it('--help lists the commands and --version prints the package version', async () => {
     const help = await mcpwire(['--help']);
     assert.equal(help.code, 0);
-    for (const command of ['serve', 'tools', 'call', 'read', 'shell', 'trace', 'doctor', 'demo']) {
+    for (const command of ['serve', 'tools', 'call', 'read', 'shell', 'trace', 'doctor', 'demo', 'inspect']) {
       assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
     const version = await mcpwire(['--version']);

@@ -264,3 +264,90 @@ describe('mcpwire inspect: usage', () => {
     assert.match(none.stderr, /which server\?/);
   });
 });
+
+/** Starts `node ARGS` and gives the first match of `pattern` in its output (stdout or stderr), and the process. */
+async function startAndFind(
+  args: string[],
+  pattern: RegExp,
+): Promise<{ child: ChildProcessWithoutNullStreams; found: string }> {
+  const started = spawn(process.execPath, args, { cwd: REPO_ROOT });
+  let text = '';
+  const found = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${pattern} not seen within ${LIMIT} ms: ${text}`)),
+      LIMIT,
+    );
+    const look = (chunk: string) => {
+      text += chunk;
+      const match = pattern.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    started.stdout.setEncoding('utf8').on('data', look);
+    started.stderr.setEncoding('utf8').on('data', look);
+    started.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
+  });
+  return { child: started, found };
+}
+
+async function stop(process_: ChildProcessWithoutNullStreams): Promise<void> {
+  if (process_.exitCode !== null) return;
+  const closed = new Promise((resolve) => process_.on('close', resolve));
+  process_.kill('SIGTERM');
+  await closed;
+}
+
+describe('mcpwire inspect --url', () => {
+  it('inspects a remote server over Streamable HTTP: its wire is in the feed', async () => {
+    const remote = await startAndFind(
+      [BIN, 'serve', 'everything', '--http', '0'],
+      /http:\/\/127\.0\.0\.1:\d+\/mcp/,
+    );
+    try {
+      const inspector = await startAndFind(
+        [BIN, 'inspect', '--no-open', '--url', remote.found],
+        /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/,
+      );
+      try {
+        const address = new URL(inspector.found);
+        const headers = {
+          'x-mcpwire-token': address.searchParams.get('token')!,
+          'content-type': 'application/json',
+        };
+        const state = (await (await fetch(new URL('/api/state', address), { headers })).json()) as {
+          servers: Array<{ name: string; transport: string; state: string }>;
+        };
+        assert.deepEqual(
+          state.servers.map((s) => [s.name, s.transport, s.state]),
+          [['127.0.0.1', 'streamable-http', 'ready']],
+        );
+        const call = await fetch(new URL('/api/call', address), {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ server: '127.0.0.1', name: 'echo', arguments: { message: 'over http' } }),
+        });
+        assert.equal(call.status, 200);
+        assert.match(JSON.stringify(await call.json()), /over http/);
+        const feed = (await (
+          await fetch(new URL('/api/feed?after=0', address), { headers })
+        ).json()) as Array<{
+          type: string;
+          from?: string;
+          latencyMs?: number;
+          answers?: string;
+        }>;
+        assert.ok(
+          feed.some(
+            (e) => e.type === 'message' && e.answers === 'tools/call' && typeof e.latencyMs === 'number',
+          ),
+        );
+      } finally {
+        await stop(inspector.child);
+      }
+    } finally {
+      await stop(remote.child);
+    }
+  });
+});
