@@ -206,6 +206,41 @@ describe('mcpwire inspect in chromium', () => {
     assert.ok((await page.locator('[data-testid="resource-contents"] pre').innerText()).length > 0);
   });
 
+  it('subscribes to a resource and shows its updates; completes a template variable and reads it', async () => {
+    await page.click('[data-tab="Resources"]');
+    await page.click('[data-uri="test://watched-resource"]');
+    await page.check('[data-testid="subscribe"]');
+    await page.locator('[data-testid="updates"]', { hasText: 'test://watched-resource changed' }).waitFor();
+    await page.uncheck('[data-testid="subscribe"]');
+    await page.click('[data-template="test://template/{id}/data"]');
+    const form = page.locator('[data-testid="template-form"]');
+    await form.locator('input[name="id"]').fill('1');
+    await form.locator('datalist option').first().waitFor({ state: 'attached' });
+    const suggested = await form
+      .locator('datalist option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    assert.ok(suggested.length > 0 && suggested.every((v) => v.startsWith('1')), suggested.join(','));
+    await form.locator('button.primary').click();
+    await page.click('[data-testid="read"]');
+    await page.locator('[data-testid="resource-contents"] pre', { hasText: 'Data for ID: 1' }).waitFor();
+    await shot('09-subscription-and-template');
+  });
+
+  it('gets a prompt with its arguments', async () => {
+    await page.click('[data-tab="Prompts"]');
+    await page.click('[data-prompt="test_prompt_with_arguments"]');
+    await page.click('[data-testid="get-prompt"]');
+    await page.locator('.field.invalid input[name="arg1"]').waitFor();
+    await page.fill('input[name="arg1"]', 'alpha');
+    await page.fill('input[name="arg2"]', 'beta');
+    await page.click('[data-testid="get-prompt"]');
+    await page.locator('[data-testid="prompt-result"]').waitFor();
+    assert.match(
+      await page.locator('[data-testid="prompt-result"]').innerText(),
+      /alpha[\s\S]*beta|beta[\s\S]*alpha/,
+    );
+  });
+
   it('answers an elicitation in a dialog', async () => {
     await chooseTool('mine__test_elicitation');
     await page.fill('input[name="message"]', 'Who are you?');
