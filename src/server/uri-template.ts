@@ -1,6 +1,8 @@
 // RFC 6570 URI templates: expansion (levels 1 to 4) and the reverse, matching a URI against a template to
 // read its variables, which is what resources/read of a templated resource needs.
 
+import { decodeUtf8Exactly } from './exact-utf8.js';
+
 type Operator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
 
 interface VarSpec {
@@ -51,7 +53,10 @@ export class UriTemplate {
       .join('');
   }
 
-  /** The variables of `uri` if it matches the template, else undefined. Values are percent-decoded. */
+  /**
+   * The variables of `uri` if it matches the template, else undefined. Values are percent-decoded; an
+   * escaped byte that is not part of valid UTF-8 comes back as U+DC80..U+DCFF (exact-utf8.ts).
+   */
   match(uri: string): Record<string, string | string[]> | undefined {
     this.matcher ??= buildMatcher(this.parts);
     const found = this.matcher.regex.exec(uri);
@@ -157,7 +162,9 @@ function buildMatcher(parts: Part[]): {
     const op = OPERATORS[part.operator];
     // What one value may contain: simple expansion stops at reserved characters, + and # do not.
     const stop = part.operator === '' ? ',' : part.operator === '/' ? '' : escapeRegex(op.sep);
-    const chunk = op.reserved ? '[^#,]*' : `[^/?#${stop}]*`;
+    // A lone reserved variable ({+path}) has no separator to stop at: a "," is part of its value.
+    const lone = part.vars.length === 1 && !part.vars[0]!.explode;
+    const chunk = op.reserved ? (lone ? '[^#]*' : '[^#,]*') : `[^/?#${stop}]*`;
     if (part.operator === '?' || part.operator === '&') {
       // Query variables: each is optional, and they come in the template's order.
       for (const [index, spec] of part.vars.entries()) {
@@ -177,12 +184,30 @@ function buildMatcher(parts: Part[]): {
   return { regex: new RegExp(`${source}$`), groups };
 }
 
+/**
+ * A value's percent-escapes decoded. Escaped bytes that are not UTF-8 (a file name on Linux) are kept
+ * exactly, as U+DC80..U+DCFF (exact-utf8.ts), so that every URI a server lists can be read back; a "%"
+ * that starts no escape makes the URI match nothing.
+ */
 function decode(text: string): string | undefined {
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) return undefined;
   try {
     return decodeURIComponent(text);
   } catch {
-    return undefined;
+    // Escaped bytes that are not UTF-8: decoded byte by byte below.
   }
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '%') {
+      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+      continue;
+    }
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i++;
+    for (const byte of Buffer.from(String.fromCodePoint(code), 'utf8')) bytes.push(byte);
+  }
+  return decodeUtf8Exactly(Uint8Array.from(bytes));
 }
 
 function readValue(raw: string, spec: VarSpec, operator: Operator): string | string[] | undefined {

@@ -151,6 +151,12 @@ describe('UriTemplate', () => {
     ['search://all{?q,lang}', 'search://all', {}],
     ['mem://tree{/segments*}', 'mem://tree/a/b/c', { segments: ['a', 'b', 'c'] }],
     ['mem://x/{name}', 'mem://x/%E0%A4%A', undefined],
+    ['mem://x/{name}', 'mem://x/100%', undefined],
+    ['file:///{+path}', 'file:///docs/a,b/c,d.txt', { path: 'docs/a,b/c,d.txt' }],
+    ['mem://{+x,y}', 'mem://a,b', { x: 'a', y: 'b' }],
+    // Escaped bytes that are not UTF-8 (a file name on Linux) come back exactly, as U+DC80..U+DCFF.
+    ['file:///{+path}', 'file:///tmp/name-%FF.txt', { path: 'tmp/name-\udcff.txt' }],
+    ['file:///{+path}', 'file:///a/%C3%A9-%E0%A4-%F0%9F%98%80', { path: 'a/\u00e9-\udce0\udca4-\u{1f600}' }],
   ];
   for (const [template, uri, expected] of MATCHES) {
     it(`[uri-template.match] matches ${uri} against ${template}`, () => {

@@ -161,9 +161,7 @@ describe('serve fs: hostile names and moves', () => {
     }
   });
 
-  it('resources/read reads each such URI back', {
-    todo: 'the server framework matches file:///{+path} only when the path decodes as UTF-8 (src/server/uri-template.ts), so -32002',
-  }, async () => {
+  it('bug: resources/read of a URI with a byte that is not UTF-8 was -32002; each listed URI reads its own file', async () => {
     const { root, made } = await rawNames();
     const session = await FsSession.start({ roots: [root] });
     try {
@@ -176,6 +174,36 @@ describe('serve fs: hostile names and moves', () => {
         read.push(contents[0]?.text);
       }
       assert.deepEqual(read.sort(), [...made.keys()].sort());
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('bug: a resource whose path holds a "," was -32002; every listed URI and name reads its own file', async () => {
+    const root = await temp();
+    const names = ['a,b.txt', 'h#ash.txt', 'q?uery.txt', 'pc%41.txt', 'sp ace.txt', 'nl\nx.txt', 'é.txt'];
+    names.push('semi;colon=&.txt', 'quo\'te".txt', '[br]{x}.txt', 'back\\s.txt', '+plus@at:c~$!.txt');
+    await mkdir(path.join(root, 'd,ir#%'));
+    for (const name of names) await writeFile(path.join(root, name), name);
+    await writeFile(path.join(root, 'd,ir#%', 'in,side.txt'), 'd,ir#%/in,side.txt');
+    const session = await FsSession.start({ roots: [root] });
+    try {
+      const { resources } = await session.request<{ resources: Array<{ uri: string }> }>('resources/list');
+      const read = [];
+      for (const { uri } of resources) {
+        const { contents } = await session.request<{ contents: Array<{ text: string }> }>('resources/read', {
+          uri,
+        });
+        read.push(contents[0]?.text);
+      }
+      assert.deepEqual(read.sort(), [...names, 'd,ir#%/in,side.txt'].sort());
+      const listed = await session.callTool('list_directory', { path: '.' });
+      const entries = (listed.structuredContent as { entries: Array<{ name: string; type: string }> })
+        .entries;
+      for (const entry of entries.filter((e) => e.type === 'file')) {
+        const result = await session.callTool('read_text_file', { path: entry.name });
+        assert.notEqual(result.isError, true, `${entry.name}: ${textOf(result)}`);
+      }
     } finally {
       await session.close();
     }

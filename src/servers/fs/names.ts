@@ -8,8 +8,8 @@
 //                tools accept back; resource URIs percent-encode the bytes instead.
 // Windows names are UTF-16 and its separator is the backslash: there every form is the plain string.
 
-import { isUtf8 } from 'node:buffer';
 import { pathToFileURL } from 'node:url';
+import { decodeUtf8Exactly } from '../../server/exact-utf8.js';
 
 const POSIX = process.platform !== 'win32';
 /** A byte that is not UTF-8, as the code holds it. */
@@ -17,22 +17,7 @@ const ESCAPED_BYTE = /[\udc80-\udcff]/u;
 
 /** The code's form of a name read from disk. */
 export function nameFromBytes(bytes: Buffer): string {
-  if (isUtf8(bytes)) return bytes.toString('utf8');
-  let name = '';
-  for (let i = 0; i < bytes.length; ) {
-    const lead = bytes[i]!;
-    const length =
-      lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
-    // isUtf8 of one sequence applies every rule (continuation bytes, overlong forms, surrogates, range).
-    if (length > 0 && i + length <= bytes.length && isUtf8(bytes.subarray(i, i + length))) {
-      name += bytes.toString('utf8', i, i + length);
-      i += length;
-    } else {
-      name += String.fromCharCode(0xdc00 + lead);
-      i += 1;
-    }
-  }
-  return name;
+  return decodeUtf8Exactly(bytes);
 }
 
 /** The bytes of a name in the code's form. */
