@@ -265,6 +265,26 @@ describe('a stdio session', () => {
     assert.equal(await server.exited, 0);
   });
 
+  it('--max-message-size bounds the rows of an answer: the rows that fit, and how to narrow the query', {
+    timeout: 60_000,
+  }, async () => {
+    const server = new StdioServer([fixture, '--max-message-size', '1MiB']);
+    await server.initialize();
+    const sql = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5)
+      SELECT i, hex(zeroblob(200000)) AS v FROM n`;
+    const answer = await server.request(5, 'tools/call', { name: 'read_query', arguments: { sql } });
+    const result = answer.result as {
+      structuredContent: { rows: unknown[] };
+      content: Array<{ text: string }>;
+    };
+    // Four rows of 400,000 bytes would not fit in 1 MiB; two do.
+    assert.equal(result.structuredContent.rows.length, 2);
+    assert.match(result.content[0]!.text, /larger than the maximum message size.*--max-message-size/);
+    assert.ok(Buffer.byteLength(JSON.stringify(answer)) <= 1 << 20);
+    server.child.stdin.end();
+    assert.equal(await server.exited, 0);
+  });
+
   it('cancels a statement stuck inside SQLite by killing its query process; no response is sent', {
     skip: existsSync('/proc/self/task') ? false : 'reads the process tree from /proc',
     timeout: 60_000,

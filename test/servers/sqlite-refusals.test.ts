@@ -186,7 +186,10 @@ describe('the guards behind the statement-kind check', () => {
   after(() => pool.close());
 
   const run = (sql: string) =>
-    pool.read({ sql, maxRows: 10 }, { signal: new AbortController().signal, timeoutMs: 10_000 });
+    pool.read(
+      { sql, maxRows: 10, maxBytes: 1 << 20, shape: 'table' },
+      { signal: new AbortController().signal, timeoutMs: 10_000 },
+    );
 
   it('refuse what SQLite reports as writing (statement.readonly)', async () => {
     for (const sql of [

@@ -254,6 +254,9 @@ async function serveSqlite(rest: string[]): Promise<number> {
       maxQueryMemory: values['max-query-memory']
         ? parseSize(values['max-query-memory'], '--max-query-memory')
         : undefined,
+      maxMessageSize: values['max-message-size']
+        ? parseSize(values['max-message-size'], '--max-message-size')
+        : undefined,
       version: packageVersion(),
     });
   } catch (error) {

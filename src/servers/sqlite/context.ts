@@ -5,6 +5,8 @@ import type { Database } from './database.js';
 import { QueryMemoryError, type QueryPool, QueryTimeoutError, SqlError } from './query-pool.js';
 import { CELL_SCHEMA, type Cell } from './values.js';
 
+export { uniqueKeys } from './values.js';
+
 export interface SqliteOptions {
   /** The database file as given on the command line (for messages). */
   file: string;
@@ -17,6 +19,8 @@ export interface SqliteOptions {
   maxRows: number;
   /** The time limit of a statement in ms: the default, and the most a call may ask for. */
   queryTimeoutMs: number;
+  /** The largest message the transport sends, in bytes: no answer is built larger. */
+  maxMessageSize: number;
 }
 
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
@@ -47,18 +51,13 @@ export const ROWS_SCHEMA = {
   description: 'One object per row, by column name; a repeated column name gets ":2", ":3"... appended.',
 };
 
-/** Column names as object keys: SELECT a.id, b.id has two "id" columns, and neither may be lost. */
-export function uniqueKeys(columns: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  return columns.map((name) => {
-    const count = (seen.get(name) ?? 0) + 1;
-    seen.set(name, count);
-    return count === 1 ? name : `${name}:${count}`;
-  });
-}
-
 export function rowObjects(keys: readonly string[], rows: readonly Cell[][]): Array<Record<string, Cell>> {
   return rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, row[i] ?? null])));
+}
+
+/** What to do when rows do not fit in one answer. */
+export function narrowAdvice(options: SqliteOptions): string {
+  return `select fewer or shorter columns (substr(column, 1, 1000), length(column)), narrow the query (WHERE, LIMIT), or start the server with a larger --max-message-size (now ${options.maxMessageSize} bytes)`;
 }
 
 /** The message of a failed statement, with what to do next where SQLite's own words do not say it. */

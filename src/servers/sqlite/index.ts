@@ -4,6 +4,7 @@
 // verdict on a prepared statement (statement.readonly) is checked before it runs.
 
 import { McpServer } from '../../server/server.js';
+import { DEFAULT_MAX_MESSAGE_SIZE } from '../../transport/framing/decoder.js';
 import type { SqliteOptions } from './context.js';
 import { openDatabase } from './database.js';
 import { registerPrompts } from './prompts.js';
@@ -33,6 +34,11 @@ export interface SqliteServerOptions {
    * 128 MiB). A statement that needs more is stopped with an error.
    */
   maxQueryMemory?: number;
+  /**
+   * The largest message the transport sends (256 MiB, as the transport's own default): an answer's rows
+   * are gathered only while they fit.
+   */
+  maxMessageSize?: number;
   version?: string;
   /** Told what the query processes do (for tests and diagnostics). */
   observeQueries?: (event: QueryProcessEvent) => void;
@@ -72,6 +78,7 @@ export async function createSqliteServer(options: SqliteServerOptions): Promise<
     write,
     maxRows: options.maxRows ?? 10_000,
     queryTimeoutMs: options.queryTimeoutMs ?? 30_000,
+    maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
   };
   const server = new McpServer({
     name: 'mcpwire-sqlite',

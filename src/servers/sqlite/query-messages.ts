@@ -1,5 +1,6 @@
 // The messages between the server and its query processes (over the IPC channel of child_process.fork).
 
+import type { AnswerShape } from './answer-budget.js';
 import type { Cell } from './values.js';
 
 export type Parameters = unknown[] | Record<string, unknown>;
@@ -19,6 +20,9 @@ export interface QueryJob {
   params?: Parameters | undefined;
   /** Rows to return at most (reads); one more is looked at to tell whether there were more. */
   maxRows: number;
+  /** Bytes the answer may take (the maximum message size), and how its rows appear in it. */
+  maxBytes: number;
+  shape: AnswerShape;
 }
 
 /**
@@ -30,14 +34,15 @@ export type QueryReply =
   | { type: 'accepted'; id: number }
   | { type: 'started'; id: number; columns: string[] }
   | { type: 'rows'; id: number; rows: Cell[][] }
-  | { type: 'done'; id: number; truncated: boolean }
+  | { type: 'done'; id: number; truncated: boolean; overBytes: boolean }
   | {
       type: 'written';
       id: number;
       changes: number;
       lastInsertRowid: Cell;
       rows: Cell[][];
-      /** RETURNING gave more rows than maxRows: the rest are left out. */
+      /** RETURNING gave more rows than maxRows, or than fit in maxBytes: the rest are left out. */
       truncated?: boolean;
+      overBytes?: boolean;
     }
   | { type: 'failed'; id: number; message: string; code?: string | undefined };

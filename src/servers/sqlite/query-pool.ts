@@ -7,6 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AnswerShape } from './answer-budget.js';
 import { MEMORY_LIMIT_SIGNAL, type Parameters, type QueryJob, type QueryReply } from './query-messages.js';
 import type { Cell } from './values.js';
 
@@ -51,6 +52,9 @@ export interface Statement {
   sql: string;
   params?: Parameters | undefined;
   maxRows: number;
+  /** The most bytes the answer may take, and how its rows appear in it (answer-budget.ts). */
+  maxBytes: number;
+  shape: AnswerShape;
 }
 
 export interface RunOptions {
@@ -65,6 +69,8 @@ export interface ReadResult {
   columns: string[];
   rows: Cell[][];
   truncated: boolean;
+  /** The rows left out would have made the answer larger than maxBytes. */
+  overBytes: boolean;
 }
 
 export interface WriteResult {
@@ -72,8 +78,9 @@ export interface WriteResult {
   changes: number;
   lastInsertRowid: Cell;
   rows: Cell[][];
-  /** RETURNING gave more rows than maxRows. */
+  /** RETURNING gave more rows than maxRows, or than fit in maxBytes (overBytes). */
   truncated: boolean;
+  overBytes: boolean;
 }
 
 /** The statement ran past its time limit and was stopped. */
@@ -264,7 +271,7 @@ export class QueryPool {
           case 'done':
             cleanUp();
             this.release(child);
-            resolve({ columns, rows, truncated: reply.truncated });
+            resolve({ columns, rows, truncated: reply.truncated, overBytes: reply.overBytes });
             return;
           case 'written':
             cleanUp();
@@ -275,6 +282,7 @@ export class QueryPool {
               lastInsertRowid: reply.lastInsertRowid,
               rows: reply.rows,
               truncated: reply.truncated === true,
+              overBytes: reply.overBytes === true,
             });
             return;
           case 'failed':

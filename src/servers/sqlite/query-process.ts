@@ -8,9 +8,10 @@
 
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { AnswerBudget } from './answer-budget.js';
 import { loadSqlite } from './database.js';
 import { MEMORY_LIMIT_SIGNAL, type QueryJob, type QueryReply } from './query-messages.js';
-import { type Cell, toCell, toParameter } from './values.js';
+import { type Cell, toCell, toParameter, uniqueKeys } from './values.js';
 
 const file = process.argv[2]!;
 const maxMemory = Number(process.argv[3]);
@@ -67,14 +68,20 @@ async function run(job: QueryJob): Promise<void> {
   statement.raw(true).safeIntegers(true);
   const columns = statement.columns().map((c) => c.name);
   send({ type: 'started', id: job.id, columns });
+  // Each row is counted as it is gathered: rows that would not fit in one message are never kept.
+  const budget = new AnswerBudget(job.shape, uniqueKeys(columns), job.maxBytes);
   if (job.mode === 'write') {
     // INSERT ... RETURNING: the returned rows are the changed ones. Every row is stepped through, so the
     // statement completes and the count is true, but only maxRows are kept (all of them were returned,
     // 20 000 when asked for 100).
     const rows: Cell[][] = [];
     let changes = 0;
+    let overBytes = false;
     for (const row of statement.iterate(...args) as IterableIterator<unknown[]>) {
-      if (changes++ < job.maxRows) rows.push(row.map(toCell));
+      if (changes++ >= job.maxRows || overBytes) continue;
+      const cells = row.map(toCell);
+      if (budget.take(cells)) rows.push(cells);
+      else overBytes = true;
     }
     send({
       type: 'written',
@@ -83,6 +90,7 @@ async function run(job: QueryJob): Promise<void> {
       lastInsertRowid: null,
       rows,
       truncated: changes > rows.length,
+      overBytes,
     });
     return;
   }
@@ -91,6 +99,7 @@ async function run(job: QueryJob): Promise<void> {
   let lastSent = Date.now();
   let count = 0;
   let truncated = false;
+  let overBytes = false;
   try {
     for (;;) {
       const next = iterator.next();
@@ -99,7 +108,13 @@ async function run(job: QueryJob): Promise<void> {
         truncated = true;
         break;
       }
-      batch.push(next.value.map(toCell));
+      const cells = next.value.map(toCell);
+      if (!budget.take(cells)) {
+        truncated = true;
+        overBytes = true;
+        break;
+      }
+      batch.push(cells);
       count++;
       if (batch.length >= BATCH_ROWS || (count % 16 === 0 && Date.now() - lastSent >= BATCH_MS)) {
         send({ type: 'rows', id: job.id, rows: batch });
@@ -112,7 +127,7 @@ async function run(job: QueryJob): Promise<void> {
     iterator.return?.();
   }
   if (batch.length > 0) send({ type: 'rows', id: job.id, rows: batch });
-  send({ type: 'done', id: job.id, truncated });
+  send({ type: 'done', id: job.id, truncated, overBytes });
 }
 
 process.on('message', (job: QueryJob) => {

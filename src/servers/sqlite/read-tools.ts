@@ -4,6 +4,7 @@
 import type { McpServer } from '../../server/server.js';
 import {
   explainFailure,
+  narrowAdvice,
   PARAMS_SCHEMA,
   ROWS_SCHEMA,
   rowObjects,
@@ -164,7 +165,8 @@ export function registerReadTools(server: McpServer, options: SqliteOptions): vo
           rowCount: { type: 'integer' },
           truncated: {
             type: 'boolean',
-            description: 'More rows were left out (raise maxRows or narrow the query).',
+            description:
+              'More rows were left out: there were more than maxRows, or the next would have made the answer larger than the maximum message size (the text says which, and how to narrow the query).',
           },
         },
         required: ['columns', 'rows', 'rowCount', 'truncated'],
@@ -178,7 +180,13 @@ export function registerReadTools(server: McpServer, options: SqliteOptions): vo
       let result: Awaited<ReturnType<typeof options.pool.read>>;
       try {
         result = await options.pool.read(
-          { sql, params: args.params as Parameters | undefined, maxRows },
+          {
+            sql,
+            params: args.params as Parameters | undefined,
+            maxRows,
+            maxBytes: options.maxMessageSize,
+            shape: 'table',
+          },
           {
             signal: request.signal,
             timeoutMs: (args.timeoutMs as number | undefined) ?? options.queryTimeoutMs,
@@ -190,9 +198,16 @@ export function registerReadTools(server: McpServer, options: SqliteOptions): vo
       }
       const keys = uniqueKeys(result.columns);
       const count = result.rows.length;
-      const summary = result.truncated
-        ? `The first ${count} rows; there are more: raise maxRows (at most ${options.maxRows}) or narrow the query.`
-        : `${count} ${count === 1 ? 'row' : 'rows'}.`;
+      if (result.overBytes && count === 0) {
+        throw new Error(
+          `the first row alone would make the answer larger than the maximum message size: ${narrowAdvice(options)}`,
+        );
+      }
+      const summary = result.overBytes
+        ? `The first ${count} rows; the next would make the answer larger than the maximum message size: ${narrowAdvice(options)}.`
+        : result.truncated
+          ? `The first ${count} rows; there are more: raise maxRows (at most ${options.maxRows}) or narrow the query.`
+          : `${count} ${count === 1 ? 'row' : 'rows'}.`;
       return {
         content: [{ type: 'text', text: `${renderTable(keys, result.rows)}\n\n${summary}` }],
         structuredContent: {

@@ -57,7 +57,13 @@ export function registerResources(server: McpServer, options: SqliteOptions): vo
       let rows: Awaited<ReturnType<typeof options.pool.read>>;
       try {
         rows = await options.pool.read(
-          { sql: `SELECT * FROM "${table.name.replaceAll('"', '""')}"`, maxRows: FIRST_ROWS },
+          {
+            sql: `SELECT * FROM "${table.name.replaceAll('"', '""')}"`,
+            maxRows: FIRST_ROWS,
+            // The description goes first: what is left of the message is for the rows.
+            maxBytes: options.maxMessageSize - Buffer.byteLength(describeText(table)) * 2,
+            shape: 'text-table',
+          },
           { signal: context.signal, timeoutMs: options.queryTimeoutMs },
         );
       } catch (error) {
@@ -65,8 +71,10 @@ export function registerResources(server: McpServer, options: SqliteOptions): vo
       }
       const shown =
         rows.rows.length === 0
-          ? '(no rows)'
-          : `${renderTable(rows.columns, rows.rows)}\n\n${rows.truncated ? `The first ${FIRST_ROWS} rows; read_query reads the rest.` : `${rows.rows.length} rows.`}`;
+          ? rows.overBytes
+            ? '(the first row is too large to show here; read_query reads it, substr() a part of a long value)'
+            : '(no rows)'
+          : `${renderTable(rows.columns, rows.rows)}\n\n${rows.truncated ? `The first ${rows.rows.length} rows; read_query reads the rest.` : `${rows.rows.length} rows.`}`;
       return [{ uri, mimeType: 'text/plain', text: `${describeText(table)}\n\nfirst rows:\n${shown}\n` }];
     },
   );

@@ -5,7 +5,8 @@ import { type Cell, cellText } from './values.js';
 
 const MAX_CELL = 60;
 
-function clip(text: string): string {
+/** A cell as the table shows it: on one line, at most MAX_CELL characters. */
+export function clip(text: string): string {
   // A line break inside a value would break the table's lines.
   const flat = text.replace(/\r\n|\r|\n/g, '⏎');
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;

@@ -44,3 +44,13 @@ export function toParameter(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
 }
+
+/** Column names as object keys: SELECT a.id, b.id has two "id" columns, and neither may be lost. */
+export function uniqueKeys(columns: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return columns.map((name) => {
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count === 1 ? name : `${name}:${count}`;
+  });
+}

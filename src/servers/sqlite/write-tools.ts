@@ -5,6 +5,7 @@
 import type { McpServer } from '../../server/server.js';
 import {
   explainFailure,
+  narrowAdvice,
   PARAMS_SCHEMA,
   ROWS_SCHEMA,
   rowObjects,
@@ -89,7 +90,9 @@ export function registerWriteTools(server: McpServer, options: SqliteOptions): v
       }
       if (result.truncated) {
         structured.truncated = true;
-        text += ` RETURNING gave ${result.changes} rows; the first ${result.rows.length} (the row limit) are shown.`;
+        text += result.overBytes
+          ? ` RETURNING gave ${result.changes} rows; the first ${result.rows.length} are shown, the next would have made the answer larger than the maximum message size: ${narrowAdvice(options)}.`
+          : ` RETURNING gave ${result.changes} rows; the first ${result.rows.length} (the row limit) are shown.`;
       }
       if (result.rows.length > 0) text += `\nReturned: ${JSON.stringify(structured.rows)}`;
       return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -162,7 +165,7 @@ async function runWrite(
 ): Promise<WriteResult> {
   try {
     return await options.pool.write(
-      { sql, params, maxRows: options.maxRows },
+      { sql, params, maxRows: options.maxRows, maxBytes: options.maxMessageSize, shape: 'returning' },
       { signal, timeoutMs: (args.timeoutMs as number | undefined) ?? options.queryTimeoutMs },
     );
   } catch (error) {
