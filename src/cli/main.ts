@@ -40,6 +40,10 @@ const commands: Record<string, Command> = {
       'a web page on this machine to try servers and watch their wire (tools, resources, prompts, logs)',
     load: () => import('./commands/inspect.js'),
   },
+  proxy: {
+    summary: 'a stdio server over Streamable HTTP (--http PORT -- COMMAND), or a remote one on stdio (--url)',
+    load: () => import('./commands/proxy.js'),
+  },
   replay: {
     summary: 'send a recorded trace to a server again and show where its answers now differ',
     load: () => import('./commands/replay.js'),

@@ -3,7 +3,21 @@
 // shapes, not on the class that routes between them.
 
 import type { RequestContext } from './context.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from './types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
+
+/** What a client said of itself in initialize, as a server that prepares per session sees it. */
+export interface OpeningRequest {
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+}
+
+/** What a session's initialize result says of the server, when it differs from the definition's own. */
+export interface SessionDescription {
+  info: Implementation;
+  capabilities: ServerCapabilities;
+  instructions: string | undefined;
+}
 
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -33,6 +47,19 @@ export interface ServerDefinition {
   capabilities(): ServerCapabilities;
   handler(method: string): ServerRequestHandler | undefined;
   sessionClosed?(session: Session): void;
+  /**
+   * Called at initialize, before it is answered, by a server that prepares something per session (a
+   * proxy starts the server behind it with the client's own revision and capabilities). What it returns
+   * describes the server in this session's initialize result; an error it throws is the answer.
+   */
+  openSession?(session: Session, request: OpeningRequest): Promise<SessionDescription | undefined>;
+  /**
+   * What server/discover says, for a server that must find out first (a proxy asks the server behind
+   * it); the definition's own info and capabilities otherwise.
+   */
+  describe?(): Promise<SessionDescription>;
+  /** The client set its logging level with logging/setLevel (handshake era). */
+  loggingLevelChanged?(session: Session, level: LoggingLevel): void;
   /** A URI gained its first subscriber on this session, or lost its last one. */
   subscriptionChanged?(session: Session, uri: string, subscribed: boolean): void;
   /** Notifications from the client other than the lifecycle's (roots/list_changed, say). */

@@ -33,7 +33,7 @@ const LAYERS: LayerOrder = [
   ['protocol'],
   ['server', 'client'],
   ['host'],
-  ['servers'],
+  ['servers', 'gateway'],
   ['inspect', 'doctor'],
   ['cli'],
 ];

@@ -14,10 +14,10 @@ import { invalidParams, ToolInputError } from '../errors.js';
 import { isLoggingLevel, logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
 import { buildContext, type ContextSource, handshakeMissingCapability } from '../request-context.js';
-import type { ListKind } from '../server-definition.js';
+import type { ListKind, SessionDescription } from '../server-definition.js';
 import { LIST_CHANGED } from '../subscriptions.js';
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel } from '../types.js';
-import { negotiateVersion } from '../versions.js';
+import { type HandshakeVersion, negotiateVersion } from '../versions.js';
 import { type EraHost, type ServerEra, toolInputErrorResult } from './era.js';
 
 export class HandshakeEra implements ServerEra {
@@ -48,7 +48,9 @@ export class HandshakeEra implements ServerEra {
     params: Record<string, unknown> | undefined,
     ctx: ConnectionRequestContext,
   ): Promise<Record<string, unknown>> | Record<string, unknown> {
-    if (method === Method.Initialize) return this.initialize(params);
+    if (method === Method.Initialize) {
+      return this.host.server.openSession ? this.openSession(params) : this.initialize(params);
+    }
     if (method === Method.LoggingSetLevel) return this.setLevel(params);
     return this.dispatch(method, params ?? {}, ctx);
   }
@@ -69,7 +71,26 @@ export class HandshakeEra implements ServerEra {
     if (this.ready) this.notify(LIST_CHANGED[kind]);
   }
 
+  /** initialize for a server that prepares the session first (openSession), then describes it. */
+  private async openSession(params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    const request = this.readInitialize(params);
+    const description = await this.host.server.openSession!(this.host.session, {
+      protocolVersion: request.protocolVersion,
+      capabilities: request.capabilities,
+      clientInfo: request.clientInfo,
+    });
+    return this.answerInitialize(request, description);
+  }
+
   private initialize(params: Record<string, unknown> | undefined): Record<string, unknown> {
+    return this.answerInitialize(this.readInitialize(params), undefined);
+  }
+
+  private readInitialize(params: Record<string, unknown> | undefined): {
+    protocolVersion: HandshakeVersion;
+    capabilities: ClientCapabilities;
+    clientInfo: Implementation | undefined;
+  } {
     if (this.codec) {
       throw new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
     }
@@ -89,17 +110,36 @@ export class HandshakeEra implements ServerEra {
       throw invalidParams('Invalid params: "clientInfo" must be an object with string "name" and "version"');
     }
     // Tolerant of older or looser clients: missing capabilities are no capabilities.
-    this.clientCapabilities = (capabilities as ClientCapabilities | undefined) ?? {};
-    this.clientInfo = clientInfo as Implementation | undefined;
-    const codec = codecFor(negotiateVersion(protocolVersion));
+    return {
+      protocolVersion: negotiateVersion(protocolVersion),
+      capabilities: (capabilities as ClientCapabilities | undefined) ?? {},
+      clientInfo: clientInfo as Implementation | undefined,
+    };
+  }
+
+  private answerInitialize(
+    request: {
+      protocolVersion: HandshakeVersion;
+      capabilities: ClientCapabilities;
+      clientInfo: Implementation | undefined;
+    },
+    description: SessionDescription | undefined,
+  ): Record<string, unknown> {
+    if (this.codec) {
+      throw new JsonRpcError(ErrorCode.InvalidRequest, 'Invalid Request: the session is already initialized');
+    }
+    this.clientCapabilities = request.capabilities;
+    this.clientInfo = request.clientInfo;
+    const codec = codecFor(request.protocolVersion);
     this.codec = codec;
     const { server } = this.host;
     const result: InitializeResult = {
       protocolVersion: codec.version,
-      capabilities: server.capabilities(),
-      serverInfo: server.info,
+      capabilities: description?.capabilities ?? server.capabilities(),
+      serverInfo: description?.info ?? server.info,
     };
-    if (server.instructions !== undefined) result.instructions = server.instructions;
+    const instructions = description ? description.instructions : server.instructions;
+    if (instructions !== undefined) result.instructions = instructions;
     return codec.encodeResult(Method.Initialize, result as unknown as Record<string, unknown>);
   }
 
@@ -112,6 +152,7 @@ export class HandshakeEra implements ServerEra {
       );
     }
     this.logLevel = level;
+    this.host.server.loggingLevelChanged?.(this.host.session, level);
     return {};
   }
 

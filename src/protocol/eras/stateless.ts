@@ -10,6 +10,7 @@ import { invalidParams, ToolInputError } from '../errors.js';
 import { logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
 import { buildContext } from '../request-context.js';
+import type { SessionDescription } from '../server-definition.js';
 import {
   encodeStatelessError,
   encodeStatelessResult,
@@ -35,7 +36,9 @@ export class StatelessEra implements ServerEra {
     const own = params ?? {};
     try {
       const envelope = readEnvelope(own);
-      if (method === Method.ServerDiscover) return this.discover();
+      if (method === Method.ServerDiscover) {
+        return this.discover(this.host.server.describe ? await this.host.server.describe() : undefined);
+      }
       if (method === Method.SubscriptionsListen) return await this.host.subscriptions.listen(own, ctx);
       if (method === Method.Initialize || method === Method.LoggingSetLevel) {
         throw new JsonRpcError(
@@ -113,14 +116,15 @@ export class StatelessEra implements ServerEra {
     return encodeStatelessResult(method, result, server.info, cacheHints);
   }
 
-  private discover(): Record<string, unknown> {
+  private discover(description: SessionDescription | undefined): Record<string, unknown> {
     const { server, cacheHints } = this.host;
     const result: Record<string, unknown> = {
       supportedVersions: [...STATELESS_VERSIONS, ...[...HANDSHAKE_VERSIONS].reverse()],
-      capabilities: server.capabilities(),
+      capabilities: description?.capabilities ?? server.capabilities(),
     };
-    if (server.instructions !== undefined) result.instructions = server.instructions;
-    return encodeStatelessResult(Method.ServerDiscover, result, server.info, cacheHints);
+    const instructions = description ? description.instructions : server.instructions;
+    if (instructions !== undefined) result.instructions = instructions;
+    return encodeStatelessResult(Method.ServerDiscover, result, description?.info ?? server.info, cacheHints);
   }
 }
 

@@ -1,0 +1,142 @@
+// The back servers of a proxy: a connection of its own for each handshake-era session of the front (for a
+// stdio server, a child process of its own, so that a server with per-connection state stays right), and
+// one shared connection for the front's 2026-07-28 requests, which carry no state. Each session's back ends
+// with its session; the shared one ends after it was idle for a while and starts again when needed. Child
+// processes are ChildProcessTransport's: tracked, ended with their tree, watched by the watchdog.
+
+import { McpClient } from '../client/client.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import type { OpeningRequest, Session } from '../protocol/server-definition.js';
+import type { ServerSession } from '../protocol/server-session.js';
+import { BackLink } from './back-link.js';
+import type { Back, BackProvider } from './forwarder.js';
+
+export interface BacksOptions {
+  /** A new transport to the back server (a child process, or an HTTP client). */
+  open(): Transport;
+  /** How the proxy names itself to the shared back. */
+  clientInfo: { name: string; version: string };
+  /** How long the shared back may be idle before it ends, in ms (5 minutes; 0 never). */
+  idleTimeout?: number;
+  /** How long a back server may take to start and answer initialize, in ms (30 000). */
+  startTimeout?: number;
+  /** Told when a back server started or ended, for the command line's messages. */
+  onEvent?: (event: { type: 'started' | 'ended'; shared: boolean; detail: string }) => void;
+}
+
+export class Backs implements BackProvider {
+  private sharedBack: Promise<Back> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly open = new Set<McpClient>();
+  private closing = false;
+
+  constructor(private readonly options: BacksOptions) {}
+
+  /**
+   * A back for one handshake session: the handshake first, with the client's revision and capabilities,
+   * so that the server sees its client as it is; a server that refuses the handshake is asked in
+   * 2026-07-28 instead.
+   */
+  async openSession(request: OpeningRequest, link: BackLink): Promise<McpClient> {
+    const info = request.clientInfo ?? this.options.clientInfo;
+    const make = (era: 'handshake' | 'stateless') =>
+      new McpClient({
+        name: info.name,
+        version: info.version,
+        ...link.clientOptions(request.capabilities),
+        protocolVersion: request.protocolVersion,
+        era,
+      });
+    let client = make('handshake');
+    try {
+      await this.connect(client, false);
+    } catch (error) {
+      if (!(error instanceof JsonRpcError)) throw error;
+      client = make('stateless');
+      await this.connect(client, false);
+    }
+    return client;
+  }
+
+  shared(): Promise<Back> {
+    if (this.closing) return Promise.reject(new Error('the proxy is shutting down'));
+    this.sharedBack ??= this.startShared();
+    const back = this.sharedBack;
+    this.armIdle();
+    return back;
+  }
+
+  /** A front session that used the shared back ended. */
+  release(session: Session): void {
+    void this.sharedBack?.then(({ link }) => link.sessions.delete(session as ServerSession)).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.idleTimer);
+    await Promise.all([...this.open].map((client) => client.close().catch(() => {})));
+  }
+
+  private async startShared(): Promise<Back> {
+    const link = new BackLink();
+    const client = new McpClient({ ...this.options.clientInfo, ...link.clientOptions(undefined) });
+    try {
+      await this.connect(client, true);
+    } catch (error) {
+      this.sharedBack = undefined;
+      throw error;
+    }
+    client.onClose(() => {
+      if (this.sharedBack && this.current === client) this.sharedBack = undefined;
+    });
+    this.current = client;
+    // Log messages of every level come up; each front request filters by its own.
+    if (client.era === 'stateless') await client.setLoggingLevel('debug').catch(() => {});
+    return { client, link };
+  }
+
+  private current: McpClient | undefined;
+
+  private async connect(client: McpClient, shared: boolean): Promise<void> {
+    const transport = this.options.open();
+    this.open.add(client);
+    client.onClose((reason) => {
+      this.open.delete(client);
+      this.options.onEvent?.({ type: 'ended', shared, detail: reason.message });
+    });
+    try {
+      await client.connect(transport, { timeout: this.options.startTimeout ?? 30_000 });
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
+    this.options.onEvent?.({
+      type: 'started',
+      shared,
+      detail: `${client.serverInfo?.name ?? 'server'} (${client.era === 'stateless' ? '2026-07-28' : client.protocolVersion})`,
+    });
+  }
+
+  /** The shared back ends once nothing used it for the idle timeout and no front session follows it. */
+  private armIdle(): void {
+    const idle = this.options.idleTimeout ?? 300_000;
+    if (idle <= 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const pending = this.sharedBack;
+      if (!pending) return;
+      void pending
+        .then(({ client, link }) => {
+          if (link.busy || link.sessions.size > 0) {
+            this.armIdle();
+            return;
+          }
+          if (this.sharedBack === pending) this.sharedBack = undefined;
+          return client.close();
+        })
+        .catch(() => {});
+    }, idle);
+    this.idleTimer.unref();
+  }
+}

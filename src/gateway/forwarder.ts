@@ -1,0 +1,247 @@
+// The front of a proxy: a server definition whose every request is forwarded to a back server through an
+// McpClient, whichever era each side speaks. The front session (protocol/server-session.ts) speaks the
+// client's era; the back client speaks the server's. A handshake-era session gets a back of its own,
+// opened at initialize with the client's revision and capabilities; 2026-07-28 requests, which belong to no
+// session, share one back. Results, errors, progress, cancellation, cursors and `_meta` go through as they
+// are; what only one era has is converted (see results.ts) or refused with a clear error.
+
+import type { CallOptions } from '../client/call-options.js';
+import type { McpClient } from '../client/client.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { ConnectionClosedError, JsonRpcError } from '../jsonrpc/errors.js';
+import { McpwireError } from '../jsonrpc/local-errors.js';
+import type { RequestContext } from '../protocol/context.js';
+import { Method } from '../protocol/methods.js';
+import type {
+  OpeningRequest,
+  ServerDefinition,
+  ServerRequestHandler,
+  Session,
+  SessionDescription,
+} from '../protocol/server-definition.js';
+import type { ServerSession } from '../protocol/server-session.js';
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../protocol/types.js';
+import { BackLink } from './back-link.js';
+import { forwardedParams, frontResult } from './results.js';
+
+/** A back server as the proxy holds it: its client, and the link that routes what it sends. */
+export interface Back {
+  readonly client: McpClient;
+  readonly link: BackLink;
+}
+
+export interface BackProvider {
+  /** A back for one handshake-era session, opened with what its client said in initialize. */
+  openSession(request: OpeningRequest, link: BackLink): Promise<McpClient>;
+  /** The back that serves 2026-07-28 requests (started, or started again, on demand). */
+  shared(): Promise<Back>;
+  /** A front session that used the shared back ended. */
+  release(session: Session): void;
+  /** Ends every back server. */
+  close(): Promise<void>;
+}
+
+export interface ForwarderOptions {
+  /** Longest a forwarded request may take, in ms (1 hour): the front client's own timeout governs. */
+  timeout?: number;
+  /** Told when a session's back server ends by itself (a crash): the proxy ends that session. */
+  onBackClosed?: (session: Session, reason: string) => void;
+}
+
+const DEFAULT_INFO: Implementation = { name: 'mcpwire-proxy', version: '0.0.0' };
+
+export class Forwarder implements ServerDefinition {
+  private described: SessionDescription | undefined;
+  private readonly sessionBacks = new WeakMap<Session, Back>();
+  /** How many 2026-07-28 listen streams follow each URI on the shared back. */
+  private readonly sharedSubscriptions = new Map<string, number>();
+  /** Front sessions without a back of their own: the shared back's notifications go to them. */
+  private readonly fronts = new Set<ServerSession>();
+
+  constructor(
+    private readonly backs: BackProvider,
+    private readonly options: ForwarderOptions = {},
+  ) {}
+
+  get info(): Implementation {
+    return this.described?.info ?? DEFAULT_INFO;
+  }
+
+  get instructions(): string | undefined {
+    return this.described?.instructions;
+  }
+
+  capabilities(): ServerCapabilities {
+    return this.described?.capabilities ?? {};
+  }
+
+  /** A new front session: it hears the shared back until (unless) it opens a back of its own. */
+  attach(session: ServerSession): void {
+    this.fronts.add(session);
+  }
+
+  async describe(): Promise<SessionDescription> {
+    const { client } = await this.shared();
+    this.described = describe(client);
+    return this.described;
+  }
+
+  async openSession(session: Session, request: OpeningRequest): Promise<SessionDescription> {
+    this.fronts.delete(session as ServerSession);
+    const link = new BackLink();
+    link.sessions.add(session as ServerSession);
+    let client: McpClient;
+    try {
+      client = await this.backs.openSession(request, link);
+    } catch (error) {
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `the server behind the proxy could not be started: ${(error as Error).message}`,
+      );
+    }
+    this.sessionBacks.set(session, { client, link });
+    client.onClose((reason) => {
+      if (this.sessionBacks.get(session)?.client === client) {
+        this.options.onBackClosed?.(session, reason.message);
+      }
+    });
+    this.described = describe(client);
+    return this.described;
+  }
+
+  sessionClosed(session: Session): void {
+    this.fronts.delete(session as ServerSession);
+    this.backs.release(session);
+    const back = this.sessionBacks.get(session);
+    if (back) {
+      this.sessionBacks.delete(session);
+      void back.client.close().catch(() => {});
+    }
+  }
+
+  loggingLevelChanged(session: Session, level: LoggingLevel): void {
+    this.sessionBacks
+      .get(session)
+      ?.client.setLoggingLevel(level)
+      .catch(() => {});
+  }
+
+  clientNotification(method: string, params: unknown, session: Session): void {
+    this.sessionBacks.get(session)?.client.notify(method, (params ?? undefined) as Record<string, unknown>);
+  }
+
+  /** A 2026-07-28 listen stream began or stopped following a URI: the shared back follows it too. */
+  subscriptionChanged(session: Session, uri: string, subscribed: boolean): void {
+    if (this.sessionBacks.has(session)) return;
+    const count = (this.sharedSubscriptions.get(uri) ?? 0) + (subscribed ? 1 : -1);
+    if (count > 0) this.sharedSubscriptions.set(uri, count);
+    else this.sharedSubscriptions.delete(uri);
+    if (subscribed ? count !== 1 : count !== 0) return;
+    void this.shared()
+      .then(({ client }) => (subscribed ? client.subscribeResource(uri) : client.unsubscribeResource(uri)))
+      .catch(() => {});
+  }
+
+  handler(method: string): ServerRequestHandler | undefined {
+    if (method === Method.ResourcesSubscribe || method === Method.ResourcesUnsubscribe) {
+      return (params, context, session) => this.subscribe(method, params, context, session);
+    }
+    return (params, context, session) => this.forward(method, params, context, session);
+  }
+
+  private async backOf(session: Session): Promise<Back> {
+    const own = this.sessionBacks.get(session);
+    if (own) return own;
+    const shared = await this.shared();
+    shared.link.sessions.add(session as ServerSession);
+    return shared;
+  }
+
+  private async shared(): Promise<Back> {
+    const back = await this.backs.shared();
+    back.link.audience ??= () => this.fronts;
+    return back;
+  }
+
+  private async subscribe(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    session: Session,
+  ): Promise<Record<string, unknown>> {
+    const result = await this.forward(method, params, context, session);
+    if (typeof params.uri === 'string')
+      session.setSubscription(params.uri, method === Method.ResourcesSubscribe);
+    return result;
+  }
+
+  private async forward(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    session: Session,
+  ): Promise<Record<string, unknown>> {
+    const { client, link } = await this.backOf(session);
+    const controller = new AbortController();
+    let interrupt: (error: Error) => void = () => {};
+    const interrupted = new Promise<never>((_, reject) => {
+      interrupt = reject;
+    });
+    const signal = context.signal;
+    const cancel = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    const forget = link.track({
+      context,
+      interrupt: (error) => {
+        interrupt(error);
+        controller.abort();
+      },
+    });
+    const options: CallOptions = {
+      signal: controller.signal,
+      timeout: this.options.timeout ?? 3_600_000,
+      maxTotalTimeout: this.options.timeout ?? 3_600_000,
+    };
+    const { params: sent, wantsProgress } = forwardedParams(params);
+    if (wantsProgress) options.onProgress = (p) => context.progress(p.progress, p.total, p.message);
+    try {
+      const result = await Promise.race([
+        client.request<Record<string, unknown>>(method, sent, options),
+        interrupted,
+      ]);
+      return frontResult(result, client.era === 'stateless' && session.protocolVersion !== undefined);
+    } catch (error) {
+      throw frontError(error, method);
+    } finally {
+      forget();
+      signal.removeEventListener('abort', cancel);
+    }
+  }
+}
+
+function describe(client: McpClient): SessionDescription {
+  return {
+    info: client.serverInfo ?? DEFAULT_INFO,
+    capabilities: client.serverCapabilities ?? {},
+    instructions: client.instructions,
+  };
+}
+
+/** An error of the back, as the front's client should see it: the server's own errors unchanged. */
+function frontError(error: unknown, method: string): unknown {
+  if (error instanceof JsonRpcError || !(error instanceof Error)) return error;
+  if (error.name === 'InputRequired') return error;
+  if (error instanceof ConnectionClosedError) {
+    return new JsonRpcError(
+      ErrorCode.InternalError,
+      `the server behind the proxy ended before it answered "${method}": ${error.message.replace(/^connection closed before "[^"]*" was answered: /, '')}`,
+    );
+  }
+  if (error instanceof McpwireError) {
+    return new JsonRpcError(
+      ErrorCode.InternalError,
+      `the server behind the proxy did not answer "${method}": ${error.message}`,
+    );
+  }
+  return error;
+}
