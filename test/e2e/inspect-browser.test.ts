@@ -285,12 +285,35 @@ describe('mcpwire inspect in chromium', () => {
     assert.doesNotMatch(await page.locator('[data-testid="result"]').innerText(), /LLM response/);
   });
 
+  it('sets roots the servers then ask for, and the level of the logs they send', async () => {
+    await page.click('[data-tab="Roots"]');
+    await page.fill('[data-testid="roots"]', 'file:///tmp/inspected');
+    await page.click('text=Set roots');
+    await page.locator('text=1 root set').waitFor();
+    await page.click('[data-tab="Logs"]');
+    await page.selectOption('[data-testid="log-level"]', 'debug');
+    await shot('11-logs');
+    assert.equal(await page.locator('[data-testid="log-level"]').inputValue(), 'debug');
+    assert.ok(Number(await page.locator('[data-testid="log-list"]').getAttribute('data-count')) > 0);
+    // On the wire: the servers' roots/list answered with the root, and the level asked of them.
+    await page.click('[data-tab="Wire"]');
+    for (const [filter, expected] of [
+      ['result of roots/list', '"uri":"file:///tmp/inspected"'],
+      ['logging/setLevel', '"level":"debug"'],
+    ] as const) {
+      await page.fill('[data-testid="wire-filter"]', filter);
+      await page.locator('.wrow', { hasText: expected }).first().click();
+      assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), new RegExp(filter));
+    }
+    await page.fill('[data-testid="wire-filter"]', '');
+  });
+
   it("shows the doctor's report on the broken server, its fault failing", async () => {
     await page.click('[data-tab="Doctor"]');
     await page.click('[data-testid="doctor-broken"]');
     const report = page.locator('[data-testid="doctor-report"]');
     await report.waitFor();
-    await shot('11-doctor');
+    await shot('12-doctor');
     assert.match(await report.innerText(), /broken: \d+ passed, [1-9]\d* failed/);
     assert.match(await report.locator('.check.fail').first().innerText(), /FAIL/);
   });
@@ -298,14 +321,14 @@ describe('mcpwire inspect in chromium', () => {
   it("fills the wire view and flags the broken server's fault where it happened", async () => {
     await page.click('[data-tab="Wire"]');
     await page.locator('[data-testid="wire-list"] .wrow').first().waitFor();
-    await shot('12-wire');
+    await shot('13-wire');
     const count = Number(await page.locator('[data-testid="wire-list"]').getAttribute('data-count'));
     assert.ok(count > 20, `${count} messages shown`);
     await page.check('text=faults only');
     const fault = page.locator('.wrow.fault', { hasText: 'response-to-notification' }).first();
     await fault.waitFor();
     assert.match(await fault.innerText(), /broken/);
-    const picture = await shot('13-fault', '.wrow.fault');
+    const picture = await shot('14-fault', '.wrow.fault');
     assert.ok((await redShare(picture)) > 0.02, 'the fault is drawn in red');
     await fault.click();
     assert.match(
@@ -320,7 +343,7 @@ describe('mcpwire inspect in chromium', () => {
     assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), /"method": "tools\/call"/);
     await page.click('[data-testid="latency-toggle"]');
     await page.locator('[data-testid="latency-chart"] td', { hasText: 'tools/call' }).first().waitFor();
-    await shot('14-latency');
+    await shot('15-latency');
   });
 });
 
