@@ -1,6 +1,6 @@
 // Logs and notifications as they arrive, with the level the servers are asked for.
 
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { post } from './api';
 import { useStore } from './store';
 import { VirtualList } from './virtual-list';
@@ -8,7 +8,11 @@ import { LEVELS, logEntries, summary } from './wire-model';
 
 export function LogsView() {
   const store = useStore();
-  const level = store.state?.level ?? 'info';
+  const confirmed = store.state?.level ?? 'info';
+  // The level chosen is shown at once; the session's state confirms it once the servers were told.
+  const [wanted, setWanted] = useState<string | undefined>(undefined);
+  if (wanted !== undefined && wanted === confirmed) setWanted(undefined);
+  const level = wanted ?? confirmed;
   const version = store.version;
   const entries = useMemo(() => logEntries(store.feed, level), [store.feed, level, version]);
   return (
@@ -19,7 +23,11 @@ export function LogsView() {
           <select
             data-testid="log-level"
             value={level}
-            onChange={(e) => void post('level', { level: e.currentTarget.value })}
+            onChange={(e) => {
+              const chosen = e.currentTarget.value;
+              setWanted(chosen);
+              post('level', { level: chosen }).catch(() => setWanted(undefined));
+            }}
           >
             {LEVELS.map((l) => (
               <option value={l}>{l}</option>

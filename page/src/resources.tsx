@@ -127,7 +127,11 @@ function Reader(props: { server: string; uri: string }) {
   const [contents, setContents] = useState<Block[] | undefined>(undefined);
   const [error, setError] = useState('');
   const key = `${props.server} ${props.uri}`;
-  const subscribed = store.state?.subscribed.includes(key) ?? false;
+  const confirmed = store.state?.subscribed.includes(key) ?? false;
+  // What the person chose is shown at once; the session's state confirms it a moment later.
+  const [wanted, setWanted] = useState<boolean | undefined>(undefined);
+  if (wanted !== undefined && wanted === confirmed) setWanted(undefined);
+  const subscribed = wanted ?? confirmed;
   const canSubscribe = store.state?.servers.find((s) => s.name === props.server)?.capabilities?.resources as
     | { subscribe?: boolean }
     | undefined;
@@ -153,11 +157,14 @@ function Reader(props: { server: string; uri: string }) {
               type="checkbox"
               checked={subscribed}
               data-testid="subscribe"
-              onChange={(e) =>
-                void post('subscribe', { ...props, subscribed: e.currentTarget.checked }).catch((x) =>
-                  setError(String(x.message)),
-                )
-              }
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                setWanted(on);
+                post('subscribe', { ...props, subscribed: on }).catch((x: Error) => {
+                  setWanted(undefined);
+                  setError(x.message);
+                });
+              }}
             />{' '}
             subscribed
           </label>
