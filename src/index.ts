@@ -65,11 +65,15 @@ export type {
   TransportHandlers,
 } from './jsonrpc/transport.js';
 // The protocol's shapes.
-export type { AskOptions, RequestContext } from './protocol/context.js';
+export type { AskOptions, RequestContext, TaskStarter } from './protocol/context.js';
 export { CapabilityError, ToolInputError } from './protocol/errors.js';
+export { Extension, type ExtensionSettings, type Extensions } from './protocol/extensions.js';
 export { Method, Notification } from './protocol/methods.js';
 export type { Session } from './protocol/server-definition.js';
 export { type CacheHints, LATEST_STATELESS_VERSION, STATELESS_VERSIONS } from './protocol/stateless.js';
+export { TaskManager, type TaskManagerOptions } from './protocol/tasks/manager.js';
+export { MemoryTaskStore, type TaskStore } from './protocol/tasks/store.js';
+export type { Task, TaskInputRequest, TaskRecord, TaskStatus } from './protocol/tasks/task.js';
 export type {
   Annotations,
   AudioContent,

@@ -41,7 +41,11 @@ type Answer = (params: Record<string, unknown>, context: ClientHandlerContext) =
 export class ClientAnswers {
   private readonly table = new Map<string, Answer>();
 
-  constructor(private readonly callbacks: ClientAnswerCallbacks) {
+  constructor(
+    private readonly callbacks: ClientAnswerCallbacks,
+    /** The extensions the client declares (SEP-2133), with their settings. */
+    private readonly extensions: Record<string, Record<string, unknown>> = {},
+  ) {
     const { onSampling, onElicitation, roots } = callbacks;
     if (onSampling) {
       this.table.set(Method.SamplingCreateMessage, (params, context) =>
@@ -77,6 +81,7 @@ export class ClientAnswers {
     if (onSampling) capabilities.sampling = {};
     if (onElicitation) capabilities.elicitation = elicitationUrl ? { form: {}, url: {} } : { form: {} };
     if (roots) capabilities.roots = { listChanged: true };
+    if (Object.keys(this.extensions).length > 0) capabilities.extensions = { ...this.extensions };
     return capabilities;
   }
 

@@ -7,7 +7,15 @@ import { Connection, type ConnectionProblem } from '../jsonrpc/connection.js';
 import type { CloseReason } from '../jsonrpc/errors.js';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import {
+  type ExtensionSettings,
+  type Extensions,
+  extensionsOf,
+  STATELESS_ONLY_EXTENSIONS,
+  withoutExtensions,
+} from '../protocol/extensions.js';
 import { Method, Notification } from '../protocol/methods.js';
+import type { Task } from '../protocol/tasks/task.js';
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -70,6 +78,16 @@ export interface McpClientOptions extends Implementation, ClientAnswerCallbacks 
   discoverTimeout?: number;
   /** Names the server across reconnects, so that its era is remembered for the life of this process. */
   serverKey?: string;
+  /**
+   * Extensions this client supports (SEP-2133), with their settings ({} for none): declared at initialize
+   * and on every stateless request. What the server offers is `serverExtensions`.
+   */
+  extensions?: Record<string, ExtensionSettings>;
+  /**
+   * Declare the tasks extension on every request (2026-07-28): a tools/call the server answers with a
+   * task is then followed to its end, as `callTool(..., { task: true })` does for one call.
+   */
+  tasks?: boolean;
 }
 
 const ignoreProgress = (): void => {};
@@ -86,7 +104,7 @@ export class McpClient {
   private readonly lists: ListCache;
 
   constructor(private readonly options: McpClientOptions) {
-    this.answers = new ClientAnswers(options);
+    this.answers = new ClientAnswers(options, options.extensions);
     this.lists = new ListCache(options.cacheLists === true, options.onListChanged);
   }
 
@@ -126,6 +144,7 @@ export class McpClient {
         clientInfo: this.clientInfo(),
         wantsListChanges: this.wantsListChanges,
         onWarning: this.options.onWarning,
+        tasks: this.options.tasks,
       });
       const discovered = await stateless.discover(
         Math.min(options.timeout ?? 5000, this.options.discoverTimeout ?? 5000),
@@ -147,7 +166,8 @@ export class McpClient {
       transport,
       {
         protocolVersion: this.options.protocolVersion ?? LATEST_HANDSHAKE_VERSION,
-        capabilities: this.answers.capabilities(),
+        // Extensions the handshake revisions do not define (tasks) are not declared there.
+        capabilities: withoutExtensions(this.answers.capabilities(), STATELESS_ONLY_EXTENSIONS),
         clientInfo: this.clientInfo(),
       },
       options.timeout,
@@ -167,6 +187,11 @@ export class McpClient {
 
   get serverCapabilities(): ServerCapabilities | undefined {
     return this.initializeResult?.capabilities;
+  }
+
+  /** The extensions the server offers (SEP-2133), with its settings for each. */
+  get serverExtensions(): Extensions {
+    return extensionsOf(this.initializeResult?.capabilities);
   }
 
   get instructions(): string | undefined {
@@ -241,6 +266,59 @@ export class McpClient {
           : { ...options, onProgress: ignoreProgress }
         : options;
     return this.request(Method.ToolsCall, { name, arguments: args }, withProgress);
+  }
+
+  /**
+   * Calls a tool with the tasks extension declared and does not wait: resolves with the task the server
+   * made of the call (`resultType: 'task'`, keep its taskId to follow it with waitForTask), or with the
+   * call's result when the server answered at once. Needs protocol 2026-07-28.
+   */
+  startToolTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = NO_OPTIONS,
+  ): Promise<(Task & { resultType: 'task' }) | (CallToolResult & { resultType?: string })> {
+    const era = this.eraImpl;
+    if (!(era instanceof StatelessEra)) return Promise.reject(this.noTasks(Method.ToolsCall));
+    return era.startTask({ name, arguments: args }, options) as Promise<never>;
+  }
+
+  /** tasks/get: a task's state now (the tasks extension, 2026-07-28). */
+  getTask(taskId: string, options?: CallOptions): Promise<Task> {
+    return this.taskRequest(Method.TasksGet, { taskId }, options);
+  }
+
+  /** tasks/update: answers to a task's input requests, keyed as it asked. */
+  updateTask(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Record<string, never>> {
+    return this.taskRequest(Method.TasksUpdate, { taskId, inputResponses }, options);
+  }
+
+  /** tasks/cancel: asks the server to cancel a task (it acknowledges; tasks/get shows the outcome). */
+  cancelTask(taskId: string, options?: CallOptions): Promise<Record<string, never>> {
+    return this.taskRequest(Method.TasksCancel, { taskId }, options);
+  }
+
+  /** Follows a task to its end, answering its input requests; resolves with its result. */
+  waitForTask(taskId: string, options: CallOptions = NO_OPTIONS): Promise<CallToolResult> {
+    const era = this.eraImpl;
+    if (!(era instanceof StatelessEra)) return Promise.reject(this.noTasks(Method.TasksGet));
+    return era.waitForTask(taskId, options) as Promise<unknown> as Promise<CallToolResult>;
+  }
+
+  private taskRequest<T>(method: string, params: Record<string, unknown>, options?: CallOptions): Promise<T> {
+    if (this.eraImpl && !(this.eraImpl instanceof StatelessEra)) return Promise.reject(this.noTasks(method));
+    return this.request<T>(method, params, options);
+  }
+
+  private noTasks(method: string): McpwireError {
+    return new McpwireError(
+      'TASKS_UNAVAILABLE',
+      `"${method}" needs the tasks extension of protocol 2026-07-28; this server speaks ${this.protocolVersion ?? 'an older revision'} through initialize`,
+    );
   }
 
   listResources(

@@ -22,7 +22,12 @@ export type McpwireErrorCode =
   | 'AUTHORIZATION'
   | 'LOGIN_REQUIRED'
   /** The inspector's page asked for something that cannot be done (bad input, nothing to run it with). */
-  | 'INSPECT_REQUEST';
+  | 'INSPECT_REQUEST'
+  | 'TASK_CANCELLED'
+  | 'TASK_ENDED'
+  | 'TASK_EXPIRED'
+  | 'TASKS_UNAVAILABLE'
+  | 'UNEXPECTED_TASK';
 
 export class McpwireError extends Error {
   override readonly name: string = 'McpwireError';

@@ -3,7 +3,8 @@
 // version. Fields a revision does not know are dropped, content kinds it does not know are downgraded to
 // text, and behaviours that changed between revisions are flags here.
 
-import type { ContentBlock } from './types.js';
+import { STATELESS_ONLY_EXTENSIONS, withoutExtensions } from './extensions.js';
+import type { ContentBlock, ServerCapabilities } from './types.js';
 import { atLeast, type HandshakeVersion } from './versions.js';
 
 export interface RevisionCodec {
@@ -14,6 +15,8 @@ export interface RevisionCodec {
   readonly toolInputErrorsAsResults: boolean;
   /** elicitation/create exists from 2025-06-18 on, and its URL mode from 2025-11-25. */
   readonly elicitation: 'none' | 'form' | 'form-and-url';
+  /** Extensions not defined for this revision: neither offered at initialize nor negotiated (the tasks one). */
+  readonly excludedExtensions: readonly string[];
   encodeResult(method: string, result: Record<string, unknown>): Record<string, unknown>;
   encodeNotification(method: string, params: Record<string, unknown>): Record<string, unknown>;
 }
@@ -122,7 +125,19 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
       : atLeast(version, '2025-06-18')
         ? 'form'
         : 'none',
+    excludedExtensions: STATELESS_ONLY_EXTENSIONS,
     encodeResult(method, result) {
+      if (method === 'initialize') {
+        // Capabilities.extensions (SEP-2133) goes to every revision, as its negotiation example does on
+        // 2025-06-18; the extensions a revision does not define are left out.
+        result = {
+          ...result,
+          capabilities: withoutExtensions(
+            result.capabilities as ServerCapabilities,
+            STATELESS_ONLY_EXTENSIONS,
+          ),
+        };
+      }
       if (identity) return result;
       switch (method) {
         case 'initialize': {

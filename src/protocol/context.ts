@@ -3,6 +3,7 @@
 
 import type { JsonRpcId } from '../jsonrpc/messages.js';
 import type { AuthInfo } from '../jsonrpc/transport.js';
+import type { Extensions } from './extensions.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -17,6 +18,18 @@ import type {
 export interface AskOptions {
   /** Milliseconds to wait for the client's answer (the connection's default otherwise). */
   timeout?: number;
+}
+
+/** Turns the request into a task (the tasks extension): offered only when the client declared it. */
+export interface TaskStarter {
+  /**
+   * Runs `work` as a task and resolves, once the task is stored, with the CreateTaskResult to answer the
+   * request with. `work` gets the task's own context: its signal is aborted by tasks/cancel or expiry,
+   * its asks wait for tasks/update, and its progress becomes the task's status message.
+   */
+  start(
+    work: (context: RequestContext) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>>;
 }
 
 export interface RequestContext {
@@ -37,6 +50,16 @@ export interface RequestContext {
    * OAuth client, scopes and claims, never the token itself. Undefined on stdio and on an open server.
    */
   readonly auth: AuthInfo | undefined;
+  /**
+   * The extensions in use for this request (SEP-2133): those the server offers and the client declared,
+   * each with the client's settings. Empty when the client declared none.
+   */
+  readonly extensions: Extensions;
+  /**
+   * Set when this request may become a task: the server runs tasks and the client declared the tasks
+   * extension on this request (2026-07-28). Undefined otherwise, and inside a task.
+   */
+  readonly tasks: TaskStarter | undefined;
   /**
    * Reports progress if the client asked for it. Values must increase; one that does not is dropped.
    * Nothing is sent after the response.

@@ -20,6 +20,10 @@ export const Method = {
   // The stateless revision (2026-07-28).
   ServerDiscover: 'server/discover',
   SubscriptionsListen: 'subscriptions/listen',
+  // The tasks extension (io.modelcontextprotocol/tasks, SEP-2663), on the stateless revision.
+  TasksGet: 'tasks/get',
+  TasksUpdate: 'tasks/update',
+  TasksCancel: 'tasks/cancel',
 } as const;
 
 export const Notification = {

@@ -4,8 +4,9 @@
 
 import type { JsonRpcId } from '../jsonrpc/messages.js';
 import type { AuthInfo } from '../jsonrpc/transport.js';
-import type { AskOptions, RequestContext } from './context.js';
+import type { AskOptions, RequestContext, TaskStarter } from './context.js';
 import { CapabilityError } from './errors.js';
+import type { Extensions } from './extensions.js';
 import { Method } from './methods.js';
 import type {
   ClientCapabilities,
@@ -30,6 +31,10 @@ export interface ContextSource {
   readonly signal: AbortSignal;
   /** The verified caller, when the transport authenticated the request (HTTP with authorization on). */
   readonly auth: AuthInfo | undefined;
+  /** The extensions both sides declared, as the era negotiated them. */
+  readonly extensions: Extensions;
+  /** Offered when the request may become a task. */
+  readonly tasks?: TaskStarter;
   sendProgress(update: ProgressUpdate): void;
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Sends a request to the client (or asks for it through an input_required result). */
@@ -54,6 +59,7 @@ class HandlerContext implements RequestContext {
   readonly clientInfo: Implementation | undefined;
   readonly sessionState: Map<unknown, unknown>;
   readonly auth: AuthInfo | undefined;
+  readonly tasks: TaskStarter | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private bound: Partial<Pick<RequestContext, 'progress' | 'log' | 'sample' | 'elicit' | 'listRoots'>> = {};
 
@@ -64,6 +70,12 @@ class HandlerContext implements RequestContext {
     this.clientInfo = source.clientInfo;
     this.sessionState = source.sessionState;
     this.auth = source.auth;
+    this.tasks = source.tasks;
+  }
+
+  /** Worked out on first read: few handlers look. */
+  get extensions(): Extensions {
+    return this.source.extensions;
   }
 
   get signal(): AbortSignal {

@@ -3,6 +3,7 @@
 // shapes, not on the class that routes between them.
 
 import type { RequestContext } from './context.js';
+import type { TaskManager } from './tasks/manager.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from './types.js';
 
 /** What a client said of itself in initialize, as a server that prepares per session sees it. */
@@ -46,6 +47,8 @@ export interface ServerDefinition {
   readonly instructions: string | undefined;
   capabilities(): ServerCapabilities;
   handler(method: string): ServerRequestHandler | undefined;
+  /** The tasks extension's manager, when the server runs tasks (tasks/get, tasks/update, tasks/cancel). */
+  readonly tasks?: TaskManager | undefined;
   sessionClosed?(session: Session): void;
   /**
    * Called at initialize, before it is answered, by a server that prepares something per session (a

@@ -39,6 +39,8 @@ export interface ClientCapabilities {
   sampling?: { context?: object; tools?: object };
   elicitation?: { form?: object; url?: object };
   tasks?: object;
+  /** Extensions the client supports (SEP-2133): identifier to settings, {} for none. */
+  extensions?: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
 }
 
@@ -49,6 +51,8 @@ export interface ServerCapabilities {
   prompts?: { listChanged?: boolean };
   resources?: { subscribe?: boolean; listChanged?: boolean };
   tools?: { listChanged?: boolean };
+  /** Extensions the server supports (SEP-2133): identifier to settings, {} for none. */
+  extensions?: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
 }
 

@@ -2,9 +2,12 @@
 // serve many sessions at once (one per connection); capabilities are derived from what is registered.
 
 import type { ConnectionProblem } from '../jsonrpc/connection.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import { checkExtensionId, Extension, type ExtensionSettings } from '../protocol/extensions.js';
 import type { ParamHeader } from '../protocol/http/param-headers.js';
 import { Method } from '../protocol/methods.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
@@ -16,6 +19,7 @@ import type {
 } from '../protocol/server-definition.js';
 import { ServerSession } from '../protocol/server-session.js';
 import type { CacheHints } from '../protocol/stateless.js';
+import { TaskManager, type TaskManagerOptions } from '../protocol/tasks/manager.js';
 import type {
   CompleteResult,
   Implementation,
@@ -45,7 +49,15 @@ import {
 } from './resources.js';
 import type { SchemaInput } from './schema.js';
 import { processStdioTransport, type ServeStdioOptions } from './stdio-process.js';
-import { callTool, defineTool, type RegisteredTool, type ToolDefinition, type ToolHandler } from './tools.js';
+import {
+  callTool,
+  checkArguments,
+  defineTool,
+  type RegisteredTool,
+  runTool,
+  type ToolDefinition,
+  type ToolHandler,
+} from './tools.js';
 
 export interface McpServerOptions extends Implementation {
   /** Told to the client at initialization: how to use this server. */
@@ -65,6 +77,13 @@ export interface McpServerOptions extends Implementation {
    * against). By default a Node warning, which goes to stderr: never stdout, the protocol channel.
    */
   onWarning?: (message: string) => void;
+  /** Extensions to offer (SEP-2133): identifier to settings ({} for none). `extension()` adds more. */
+  extensions?: Record<string, ExtensionSettings>;
+  /**
+   * The tasks extension: where tasks are kept, how long, how often clients should poll. Tasks are offered
+   * once a tool is registered with `task`; a TaskManager given here is used as it is.
+   */
+  tasks?: TaskManagerOptions | TaskManager;
 }
 
 export interface Registration {
@@ -95,6 +114,8 @@ export class McpServer implements ServerDefinition {
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates = new Map<string, RegisteredTemplate>();
   private readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly declaredExtensions = new Map<string, ExtensionSettings>();
+  private taskManager: TaskManager | undefined;
   private readonly sessions = new Set<ServerSession>();
   private readonly handlers: Map<string, ServerRequestHandler>;
   private readonly subscriptionListeners: Array<
@@ -113,6 +134,7 @@ export class McpServer implements ServerDefinition {
     ) as unknown as Implementation;
     this.instructions = options.instructions;
     this.options = options;
+    for (const [id, settings] of Object.entries(options.extensions ?? {})) this.extension(id, settings);
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
       [Method.ToolsCall, (params, context) => this.callTool(params, context)],
@@ -134,8 +156,24 @@ export class McpServer implements ServerDefinition {
     else process.emitWarning(message, 'McpwireWarning');
   }
 
+  /**
+   * Offers an extension (SEP-2133) with its settings. Handlers see whether a request's client declared it
+   * too in `context.extensions`. The tasks and UI extensions are declared by what is registered.
+   */
+  extension(id: string, settings: ExtensionSettings = {}): this {
+    checkExtensionId(id);
+    this.declaredExtensions.set(id, settings);
+    return this;
+  }
+
+  /** The tasks extension's manager, once a task-capable tool is registered (or `tasks` was given). */
+  get tasks(): TaskManager | undefined {
+    return this.taskManager;
+  }
+
   tool<S extends SchemaInput>(definition: ToolDefinition<S>, handler: ToolHandler<S>): Registration {
     const registered = defineTool(definition, handler);
+    if (registered.task) this.enableTasks();
     const advice = toolNameAdvice(registered.tool.name);
     if (advice) this.warn(`tool "${registered.tool.name}": ${advice}`);
     return this.register(this.tools, registered.tool.name, registered, 'tools');
@@ -165,6 +203,12 @@ export class McpServer implements ServerDefinition {
         if (table.get(key) === value && table.delete(key)) this.broadcast(changed);
       },
     };
+  }
+
+  private enableTasks(): void {
+    if (this.taskManager) return;
+    const given = this.options.tasks;
+    this.taskManager = given instanceof TaskManager ? given : new TaskManager(given);
   }
 
   // ---- sessions ----
@@ -272,6 +316,12 @@ export class McpServer implements ServerDefinition {
       [...this.prompts.values()].some((p) => Object.keys(p.complete).length > 0) ||
       [...this.templates.values()].some((t) => Object.keys(t.complete).length > 0);
     if (completes) capabilities.completions ??= {};
+    if (this.declaredExtensions.size > 0 || this.taskManager) {
+      const extensions: Record<string, ExtensionSettings> = { ...capabilities.extensions };
+      for (const [id, settings] of this.declaredExtensions) extensions[id] = settings;
+      if (this.taskManager) extensions[Extension.Tasks] ??= {};
+      capabilities.extensions = extensions;
+    }
     return capabilities;
   }
 
@@ -297,7 +347,26 @@ export class McpServer implements ServerDefinition {
     if (!registered) {
       throw invalidParams(`Unknown tool: ${name}`, { name, available: [...this.tools.keys()] });
     }
+    if (registered.task) return this.callToolAsTask(registered, params.arguments, context);
     return { ...(await callTool(registered, params.arguments, context)) };
+  }
+
+  /** A task-capable tool: a task when the request allows one, else inline (or refused, if it must be a task). */
+  private async callToolAsTask(registered: RegisteredTool, rawArguments: unknown, context: RequestContext) {
+    const { tasks } = context;
+    if (tasks) {
+      // Checked before the task exists: bad arguments are the call's error, not a failed task.
+      const args = await checkArguments(registered, rawArguments);
+      return tasks.start(async (taskContext) => ({ ...(await runTool(registered, args, taskContext)) }));
+    }
+    if (registered.task === 'required') {
+      throw new JsonRpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `tool "${registered.tool.name}" runs only as a task: call it on protocol 2026-07-28 with the "${Extension.Tasks}" extension declared in the request's client capabilities`,
+        { requiredCapabilities: { extensions: { [Extension.Tasks]: {} } } },
+      );
+    }
+    return { ...(await callTool(registered, rawArguments, context)) };
   }
 
   /**

@@ -23,6 +23,11 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;
+  /**
+   * Whether a call may run as a task (the tasks extension, 2026-07-28): 'optional' runs it as a task when
+   * the client declared the extension on the call, 'required' refuses a call that did not.
+   */
+  task?: 'optional' | 'required';
 }
 
 /** What a tool handler returns: a CallToolResult, where `content` may be left out if structured. */
@@ -48,6 +53,7 @@ export interface RegisteredTool {
   readonly input: PreparedSchema;
   readonly output: PreparedSchema | undefined;
   readonly handler: ToolHandler;
+  readonly task: 'optional' | 'required' | undefined;
 }
 
 export function defineTool<S extends SchemaInput>(
@@ -69,7 +75,10 @@ export function defineTool<S extends SchemaInput>(
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   if (definition.icons !== undefined) tool.icons = definition.icons;
   if (definition._meta !== undefined) tool._meta = definition._meta;
-  return { tool, input, output, handler: handler as ToolHandler };
+  if (definition.task !== undefined && definition.task !== 'optional' && definition.task !== 'required') {
+    throw new TypeError(`tool "${definition.name}": task must be 'optional' or 'required'`);
+  }
+  return { tool, input, output, handler: handler as ToolHandler, task: definition.task };
 }
 
 /** Runs a tools/call: validate, call, turn failures into isError results, check the output. */
@@ -78,6 +87,15 @@ export async function callTool(
   rawArguments: unknown,
   context: RequestContext,
 ): Promise<CallToolResult> {
+  const args = checkArguments(registered, rawArguments);
+  return runTool(registered, args instanceof Promise ? await args : args, context);
+}
+
+/** The arguments of a call as the tool's input schema reads them; a ToolInputError when it refuses them. */
+export function checkArguments(
+  registered: RegisteredTool,
+  rawArguments: unknown,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   const name = registered.tool.name;
   if (
     rawArguments !== undefined &&
@@ -85,12 +103,23 @@ export async function callTool(
   ) {
     throw invalidParams(`Invalid params: "arguments" of tool "${name}" must be an object`);
   }
+  const verdict = (validation: ValidationResult): Record<string, unknown> => {
+    if (!validation.ok) throw new ToolInputError(name, validation.issues);
+    return validation.value as Record<string, unknown>;
+  };
   const pending = registered.input.validate(rawArguments ?? {});
-  const validation = pending instanceof Promise ? await pending : pending;
-  if (!validation.ok) throw new ToolInputError(name, validation.issues);
+  return pending instanceof Promise ? pending.then(verdict) : verdict(pending);
+}
+
+/** Calls the tool with checked arguments: failures become isError results, the output is checked. */
+export async function runTool(
+  registered: RegisteredTool,
+  args: Record<string, unknown>,
+  context: RequestContext,
+): Promise<CallToolResult> {
   let output: ToolOutput;
   try {
-    const returned = registered.handler(validation.value as Record<string, unknown>, context);
+    const returned = registered.handler(args, context);
     output =
       typeof (returned as { then?: unknown }).then === 'function' ? await returned : (returned as ToolOutput);
   } catch (error) {

@@ -8,9 +8,12 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { Transport } from '../../jsonrpc/transport.js';
+import { Extension } from '../../protocol/extensions.js';
 import { Method } from '../../protocol/methods.js';
 import { LATEST_STATELESS_VERSION, MetaKey, STATELESS_VERSIONS } from '../../protocol/stateless.js';
+import type { Task } from '../../protocol/tasks/task.js';
 import type {
+  ClientCapabilities,
   Implementation,
   InitializeResult,
   LoggingLevel,
@@ -19,11 +22,13 @@ import type {
 import type { ClientAnswers } from '../answers.js';
 import type { CallOptions } from '../call-options.js';
 import { collectPages } from '../pagination.js';
+import { TaskWaiter } from '../tasks.js';
 import type { ClientEra } from './era.js';
 import { HttpHeaderMirror } from './http-headers.js';
 import { envelope, withEnvelope } from './stateless-envelope.js';
 
 const MAX_INPUT_ROUNDS = 16;
+const TASK_METHODS: ReadonlySet<string> = new Set([Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]);
 
 export interface DiscoverResult {
   supportedVersions: string[];
@@ -38,6 +43,8 @@ export interface StatelessEraOptions {
   wantsListChanges: boolean;
   /** Told about tools left out of a tools/list for invalid x-mcp-header marks. */
   onWarning?: (message: string) => void;
+  /** Declare the tasks extension on every request (else only on calls made with `task`). */
+  tasks?: boolean;
 }
 
 export class StatelessEra implements ClientEra {
@@ -48,6 +55,7 @@ export class StatelessEra implements ClientEra {
   private listen: AbortController | undefined;
   /** Set on a transport with a stream per request (HTTP): headers and cancellation per exchange. */
   private readonly http: HttpHeaderMirror | undefined;
+  private readonly waiter: TaskWaiter;
 
   constructor(
     private readonly connection: Connection,
@@ -56,6 +64,10 @@ export class StatelessEra implements ClientEra {
     private readonly options: StatelessEraOptions,
   ) {
     this.http = transport.streamPerRequest ? new HttpHeaderMirror(options.onWarning) : undefined;
+    this.waiter = new TaskWaiter(
+      (method, params, callOptions) => this.send(method, params, callOptions),
+      answers,
+    );
   }
 
   /**
@@ -96,6 +108,7 @@ export class StatelessEra implements ClientEra {
     let current = params ?? {};
     for (let round = 0; ; round++) {
       const result = await this.request<Record<string, unknown>>(method, current, options);
+      if (result?.resultType === 'task') return (await this.followTask(method, result, options)) as T;
       // A result without resultType is complete: servers of earlier drafts leave it out.
       if (result?.resultType !== 'input_required') return result as T;
       if (round >= MAX_INPUT_ROUNDS) {
@@ -111,6 +124,41 @@ export class StatelessEra implements ClientEra {
       current = { ...params, inputResponses };
       if (result.requestState !== undefined) current.requestState = result.requestState;
     }
+  }
+
+  /** A request answered with a task: followed to its end, if this client asked for tasks on it. */
+  private followTask(
+    method: string,
+    result: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    if (method !== Method.ToolsCall || !this.declaresTasks(options)) {
+      return Promise.reject(
+        new McpwireError(
+          'UNEXPECTED_TASK',
+          `the server answered "${method}" with a task, which ${method === Method.ToolsCall ? 'this call did not declare the tasks extension for' : 'no request but tools/call may become'}: an invalid answer`,
+        ),
+      );
+    }
+    return this.waiter.wait(result as unknown as Task, options);
+  }
+
+  /**
+   * A tools/call with the tasks extension declared, not followed: the task the server made of it, or the
+   * result when it chose to answer at once.
+   */
+  startTask(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
+    return this.request(Method.ToolsCall, params, { ...options, task: true });
+  }
+
+  /** Follows a task by its id (one started earlier, say) to its end. */
+  async waitForTask(taskId: string, options: CallOptions): Promise<Record<string, unknown>> {
+    const task = await this.send<Task>(Method.TasksGet, { taskId }, { signal: options.signal });
+    return this.waiter.wait(task, options);
+  }
+
+  private declaresTasks(options: CallOptions): boolean {
+    return options.task === true || this.options.tasks === true;
   }
 
   async ping(options?: CallOptions): Promise<Record<string, never>> {
@@ -149,10 +197,14 @@ export class StatelessEra implements ClientEra {
     options: CallOptions,
     retried = false,
   ): Promise<T> {
-    const sent = withEnvelope(
-      params,
-      envelope(this.answers.capabilities(), this.options.clientInfo, this.logLevel),
-    );
+    let capabilities: ClientCapabilities = this.answers.capabilities();
+    if (this.declaresTasks(options) || TASK_METHODS.has(method)) {
+      capabilities = {
+        ...capabilities,
+        extensions: { ...capabilities.extensions, [Extension.Tasks]: {} },
+      };
+    }
+    const sent = withEnvelope(params, envelope(capabilities, this.options.clientInfo, this.logLevel));
     const requestOptions: RequestOptions = this.http
       ? this.http.requestOptions(method, sent, options)
       : options;

@@ -11,6 +11,7 @@ import type { AuthInfo } from '../../jsonrpc/transport.js';
 import { codecFor, type RevisionCodec } from '../codec.js';
 import type { AskOptions } from '../context.js';
 import { invalidParams, ToolInputError } from '../errors.js';
+import { type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { isLoggingLevel, logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
 import { buildContext, type ContextSource, handshakeMissingCapability } from '../request-context.js';
@@ -172,7 +173,15 @@ export class HandshakeEra implements ServerEra {
     ctx: ConnectionRequestContext,
   ): Promise<Record<string, unknown>> {
     const handler = this.host.server.handler(method);
-    if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (!handler) {
+      if (method.startsWith('tasks/') && this.host.server.tasks) {
+        throw new JsonRpcError(
+          ErrorCode.MethodNotFound,
+          `Method not found: ${method} belongs to the tasks extension, which this server serves on protocol 2026-07-28 only (not the experimental tasks of 2025-11-25)`,
+        );
+      }
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
     const codec = this.requireInitialized(method);
     const context = buildContext(new HandshakeRequestSource(this, this.host, codec, ctx));
     let result: Record<string, unknown>;
@@ -190,6 +199,8 @@ export class HandshakeEra implements ServerEra {
 
 /** What a handshake-era handler's context reaches through: the era, the session and the request. */
 class HandshakeRequestSource implements ContextSource {
+  private negotiated: Extensions | undefined;
+
   constructor(
     private readonly era: HandshakeEra,
     private readonly host: EraHost,
@@ -217,6 +228,14 @@ class HandshakeRequestSource implements ContextSource {
   }
   get auth(): AuthInfo | undefined {
     return this.request.auth;
+  }
+  get extensions(): Extensions {
+    this.negotiated ??= negotiateExtensions(
+      extensionsOf(this.host.server.capabilities()),
+      extensionsOf(this.era.clientCapabilities),
+      this.codec.excludedExtensions,
+    );
+    return this.negotiated;
   }
 
   sendProgress(update: { progress: number; total?: number; message?: string }): void {

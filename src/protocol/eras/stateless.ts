@@ -6,7 +6,9 @@
 import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
+import type { TaskStarter } from '../context.js';
 import { invalidParams, ToolInputError } from '../errors.js';
+import { Extension, type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
 import { buildContext } from '../request-context.js';
@@ -24,6 +26,7 @@ import { HANDSHAKE_VERSIONS } from '../versions.js';
 import { type EraHost, type ServerEra, toolInputErrorResult } from './era.js';
 
 const INPUT_KEYS = new Set(['inputResponses', 'requestState']);
+const TASK_METHODS: ReadonlySet<string> = new Set([Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]);
 
 export class StatelessEra implements ServerEra {
   constructor(private readonly host: EraHost) {}
@@ -40,6 +43,7 @@ export class StatelessEra implements ServerEra {
         return this.discover(this.host.server.describe ? await this.host.server.describe() : undefined);
       }
       if (method === Method.SubscriptionsListen) return await this.host.subscriptions.listen(own, ctx);
+      if (TASK_METHODS.has(method)) return await this.task(method, own, ctx);
       if (method === Method.Initialize || method === Method.LoggingSetLevel) {
         throw new JsonRpcError(
           ErrorCode.MethodNotFound,
@@ -64,6 +68,28 @@ export class StatelessEra implements ServerEra {
 
     const answers = { ...requestState.decode(params.requestState), ...inputResponsesOf(params) };
     let asked = 0;
+    let negotiated: Extensions | undefined;
+    const extensions = () =>
+      (negotiated ??= negotiateExtensions(
+        extensionsOf(server.capabilities()),
+        extensionsOf(envelope.clientCapabilities),
+      ));
+    // A request may become a task when the server runs tasks and the client declared the extension on it.
+    const manager = server.tasks;
+    const tasks: TaskStarter | undefined =
+      manager && Extension.Tasks in extensionsOf(envelope.clientCapabilities)
+        ? {
+            start: (work) =>
+              manager.start(work, {
+                requestId: ctx.id,
+                protocolVersion: envelope.protocolVersion,
+                clientCapabilities: envelope.clientCapabilities,
+                clientInfo: envelope.clientInfo,
+                auth: ctx.auth,
+                extensions: extensions(),
+              }),
+          }
+        : undefined;
     const context = buildContext({
       requestId: ctx.id,
       protocolVersion: envelope.protocolVersion,
@@ -74,6 +100,10 @@ export class StatelessEra implements ServerEra {
         return ctx.signal;
       },
       auth: ctx.auth,
+      get extensions() {
+        return extensions();
+      },
+      tasks,
       sendProgress: (update) => ctx.sendProgress(update),
       log: (level, data, logger) => {
         // Logging is per request here: only when the request asked for it, at its level.
@@ -113,6 +143,28 @@ export class StatelessEra implements ServerEra {
       if (!(error instanceof ToolInputError)) throw error;
       result = toolInputErrorResult(error);
     }
+    return encodeStatelessResult(method, result, server.info, cacheHints);
+  }
+
+  /** tasks/get, tasks/update and tasks/cancel of the tasks extension. */
+  private async task(
+    method: string,
+    params: Record<string, unknown>,
+    ctx: ConnectionRequestContext,
+  ): Promise<Record<string, unknown>> {
+    const { server, cacheHints } = this.host;
+    const tasks = server.tasks;
+    if (!tasks) {
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method} belongs to the tasks extension ("${Extension.Tasks}"), which this server does not offer`,
+      );
+    }
+    let result: Record<string, unknown> = {};
+    if (method === Method.TasksGet) result = { ...(await tasks.get(params.taskId, ctx.auth)) };
+    else if (method === Method.TasksUpdate)
+      await tasks.update(params.taskId, params.inputResponses, ctx.auth);
+    else await tasks.cancel(params.taskId, ctx.auth);
     return encodeStatelessResult(method, result, server.info, cacheHints);
   }
 

@@ -8,11 +8,14 @@ import { MetaKey, metaOf } from '../stateless.js';
 /** Reads one request header by its lower-case name (repeated ones joined as HTTP joins them). */
 export type HeaderReader = (name: string) => string | undefined;
 
-/** Methods whose Mcp-Name header mirrors params.name or params.uri. */
-const NAMED: Record<string, 'name' | 'uri'> = {
+/** Methods whose Mcp-Name header mirrors params.name, params.uri or (the tasks extension) params.taskId. */
+const NAMED: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
