@@ -87,6 +87,12 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
   // of the latency the proxy adds.
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
 
+  // The monitor's work (parsing, checking, recording) waits until the bytes it watches are on their way:
+  // node:http writes a request or an answer on the next tick, so work done in the handlers themselves
+  // delayed every forward by as long as it took (a 1.9x latency over a byte-copying proxy). One queue for
+  // every exchange keeps the order in which things happened, which the monitor relies on (an initialize's
+  // answer names the session that the next request belongs to).
+  const later = monitorQueue();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const exchange = monitor.exchange({
       method: req.method ?? 'GET',
@@ -124,27 +130,28 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
             if (!res.headersSent && !res.destroyed) res.flushHeaders();
           });
         }
-        exchange.response(status, answer.headers);
+        const { headers: answered } = answer;
+        later(() => exchange.response(status, answered));
         answer.on('data', (chunk: Buffer) => {
           if (!res.write(chunk)) {
             answer.pause();
             res.once('drain', () => answer.resume());
           }
-          exchange.responseBody(chunk);
+          later(() => exchange.responseBody(chunk));
         });
         answer.on('end', () => {
           res.end();
-          exchange.responseEnd();
+          later(() => exchange.responseEnd());
         });
         answer.on('error', () => {
-          exchange.failed('the upstream dropped the connection in the middle of its answer');
+          later(() => exchange.failed('the upstream dropped the connection in the middle of its answer'));
           res.destroy();
         });
       },
     );
     outbound.on('error', (error) => {
       const message = `the upstream ${upstream.origin} could not be reached: ${(error as Error).message}`;
-      exchange.failed(message);
+      later(() => exchange.failed(message));
       if (res.headersSent) {
         res.destroy();
         return;
@@ -162,16 +169,16 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
         req.pause();
         outbound.once('drain', () => req.resume());
       }
-      exchange.requestBody(chunk);
+      later(() => exchange.requestBody(chunk));
     });
     req.on('end', () => {
       outbound.end();
-      exchange.requestEnd();
+      later(() => exchange.requestEnd());
     });
     // The client closed its side (it gave up on a stream, or ended a GET): so does the proxy, upstream.
     res.on('close', () => {
       if (!res.writableFinished) {
-        exchange.closedByClient();
+        later(() => exchange.closedByClient());
         outbound.destroy();
       }
     });
@@ -195,9 +202,27 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
       server.close();
       server.closeAllConnections();
       agent.destroy();
+      later.drain();
       void log.close().then(() => resolve(0));
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+}
+
+/** Runs tasks in the order given, after the current I/O callbacks and the writes they queued. */
+function monitorQueue(): ((task: () => void) => void) & { drain(): void } {
+  let tasks: Array<() => void> = [];
+  const drain = () => {
+    const now = tasks;
+    tasks = [];
+    for (const task of now) task();
+  };
+  return Object.assign(
+    (task: () => void) => {
+      if (tasks.length === 0) setImmediate(drain);
+      tasks.push(task);
+    },
+    { drain },
+  );
 }
