@@ -92,6 +92,18 @@ const CASES: Array<{ fault: string; check: string; details: RegExp }> = [
     check: 'http-stateless-headers',
     details: /tools\/list with an Mcp-Method that names another method got HTTP 200/,
   },
+  {
+    fault: 'no-name-check',
+    check: 'http-stateless-headers',
+    details:
+      /tools\/call with an Mcp-Name that names another tool got HTTP 200 .*; 400 is due; tools\/call with no Mcp-Name got HTTP 200/,
+  },
+  {
+    fault: 'no-param-check',
+    check: 'http-stateless-headers',
+    details:
+      /tools\/call of lookup with no Mcp-Param-Region got HTTP 200 .*; tools\/call of lookup with an Mcp-Param-Region that differs from the argument got HTTP 200/,
+  },
 ];
 
 describe('mcpwire doctor --url against a server that breaks one rule of the binding', {

@@ -4,8 +4,10 @@
 
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify } from '../../jsonrpc/messages.js';
+import { requestMetadataHeaders } from '../../protocol/http/metadata-headers.js';
+import { type ParamHeader, paramHeaders, paramHeadersOf } from '../../protocol/http/param-headers.js';
 import { type Check, type CheckOutcome, ensure, fail, skip, warn } from '../check.js';
-import { ACCEPT_BOTH, type HttpExchange, shownAnswer } from '../http-peer.js';
+import { ACCEPT_BOTH, type HttpExchange, type HttpPeer, shownAnswer } from '../http-peer.js';
 import { initializeMessage } from '../peer.js';
 import { discover, STATELESS_META } from './stateless.js';
 
@@ -400,38 +402,165 @@ export const httpChecks: Check[] = [
   {
     id: 'http-stateless-headers',
     on: 'http',
-    title: 'Mcp-Method and Mcp-Name must match the body (2026-07-28)',
+    title: 'Mcp-Method, Mcp-Name and Mcp-Param-* headers must match the body (2026-07-28)',
     rule: {
-      source: 'MCP 2026-07-28 basic/transports/streamable-http',
-      text: 'A stateless request carries Mcp-Method (and Mcp-Name for tools/call, prompts/get, resources/read); a header that is missing or does not match the body gets 400 with -32020.',
+      source:
+        'MCP 2026-07-28 basic/transports/streamable-http (Standard Request Headers, Custom Headers from Tool Parameters, Server Validation)',
+      text: 'A stateless request carries Mcp-Method, and Mcp-Name for tools/call, prompts/get and resources/read; a tools/call carries an Mcp-Param-{name} header for each argument its tool marks with x-mcp-header. A header that is missing or does not match the body gets 400 with -32020 (HeaderMismatch); one that matches is served.',
     },
-    hint: 'Compare the metadata headers with the body before dispatching, and answer a mismatch with 400 and error -32020 naming the header.',
+    hint: 'Compare Mcp-Method, Mcp-Name (params.name or params.uri) and each Mcp-Param-* header (the arguments its tool marks with x-mcp-header; integers compared as numbers) with the body before dispatching, and answer a missing or different one with 400 and error -32020 naming the header.',
     async run(peer) {
       if (!(await discover(peer))) return skip('the server does not speak 2026-07-28');
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'mismatch',
-        method: 'tools/list',
-        params: { _meta: STATELESS_META },
+      const problems: string[] = [];
+      const notes: string[] = [];
+      const list = statelessMessage('tools/list', {});
+      await expectMismatch(peer, problems, 'tools/list with an Mcp-Method that names another method', list, {
+        'Mcp-Method': 'prompts/list',
       });
-      for (const [what, headers] of [
-        ['an Mcp-Method that names another method', { 'Mcp-Method': 'prompts/list' }],
-        ['no Mcp-Method', {}],
-      ] as const) {
-        const answer = await peer.exchange('POST', {
-          headers: { ...POST_HEADERS, 'MCP-Protocol-Version': '2026-07-28', ...headers },
-          body,
-          session: false,
+      await expectMismatch(peer, problems, 'tools/list with no Mcp-Method', list, {
+        'Mcp-Method': undefined,
+      });
+      // Mcp-Name on a call of a tool that does not exist: refused before dispatch by a server that checks,
+      // and nothing runs on one that does not.
+      const name = 'mcpwire-doctor-no-such-tool';
+      const call = statelessMessage('tools/call', { name, arguments: {} });
+      await expectMismatch(peer, problems, 'tools/call with an Mcp-Name that names another tool', call, {
+        'Mcp-Name': `${name}-other`,
+      });
+      await expectMismatch(peer, problems, 'tools/call with no Mcp-Name', call, { 'Mcp-Name': undefined });
+      await expectServed(peer, problems, 'tools/call whose Mcp-Name matches', call, {});
+      // Mcp-Param-*: a tool that marks a parameter, called only when it says it only reads.
+      const tools = await statelessTools(peer);
+      const marked = tools.flatMap((tool) => {
+        const found = paramHeadersOf(tool.inputSchema);
+        return 'headers' in found && found.headers.length > 0 ? [{ tool, params: found.headers }] : [];
+      });
+      const target = marked.find((m) => m.tool.annotations?.readOnlyHint === true);
+      if (marked.length === 0)
+        notes.push('no tool marks a parameter with x-mcp-header: Mcp-Param-* not exercised');
+      else if (!target) {
+        notes.push(
+          `Mcp-Param-* not exercised: the tools that mark parameters (${marked.map((m) => m.tool.name).join(', ')}) do not say they only read (readOnlyHint), and doctor calls no tool that may change things`,
+        );
+      } else {
+        const [param] = target.params;
+        const args = sampleArguments(target.params, false);
+        const message = statelessMessage('tools/call', { name: target.tool.name, arguments: args });
+        const right = paramHeaders(target.params, args);
+        const wrong = paramHeaders(target.params, sampleArguments(target.params, true));
+        const header = `Mcp-Param-${param!.name}`;
+        await expectMismatch(peer, problems, `tools/call of ${target.tool.name} with no ${header}`, message, {
+          ...right,
+          [header]: undefined,
         });
-        ensure(answer.status === 400, `tools/list with ${what} got ${shown(answer)}; 400 is due`);
-        const code = (messagesOf(answer).messages[0] as { error?: { code?: unknown } } | undefined)?.error
-          ?.code;
-        ensure(
-          code === ErrorCode.HeaderMismatch,
-          `tools/list with ${what} got error code ${String(code)}; -32020 (header mismatch) is due`,
+        await expectMismatch(
+          peer,
+          problems,
+          `tools/call of ${target.tool.name} with an ${header} that differs from the argument`,
+          message,
+          { ...right, [header]: wrong[header] },
+        );
+        await expectServed(
+          peer,
+          problems,
+          `tools/call of ${target.tool.name} whose ${header} matches`,
+          message,
+          right,
         );
       }
-      return undefined;
+      ensure(problems.length === 0, problems.join('; '));
+      return notes.length > 0 ? { status: 'pass', details: notes } : undefined;
     },
   },
 ];
+
+function statelessMessage(method: string, params: Record<string, unknown>) {
+  return {
+    jsonrpc: '2.0' as const,
+    id: `headers-${method}`,
+    method,
+    params: { ...params, _meta: STATELESS_META },
+  };
+}
+
+/** POSTs a stateless request with its right metadata headers, `changes` applied (undefined removes one). */
+function postStateless(
+  peer: HttpPeer,
+  message: { method: string; params: Record<string, unknown> },
+  changes: Record<string, string | undefined>,
+): Promise<HttpExchange> {
+  const headers: Record<string, string> = { ...POST_HEADERS, ...requestMetadataHeaders(message) };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  return peer.exchange('POST', { headers, body: JSON.stringify(message), session: false });
+}
+
+function errorCodeOf(answer: HttpExchange): unknown {
+  return (messagesOf(answer).messages[0] as { error?: { code?: unknown } } | undefined)?.error?.code;
+}
+
+async function expectMismatch(
+  peer: HttpPeer,
+  problems: string[],
+  what: string,
+  message: { method: string; params: Record<string, unknown> },
+  changes: Record<string, string | undefined>,
+): Promise<void> {
+  const answer = await postStateless(peer, message, changes);
+  if (answer.status !== 400) {
+    problems.push(`${what} got ${shown(answer)}; 400 is due`);
+    return;
+  }
+  const code = errorCodeOf(answer);
+  if (code !== ErrorCode.HeaderMismatch) {
+    problems.push(`${what} got error code ${String(code)}; -32020 (header mismatch) is due`);
+  }
+}
+
+/** A request whose headers are right must not be refused as a mismatch (any other answer will do). */
+async function expectServed(
+  peer: HttpPeer,
+  problems: string[],
+  what: string,
+  message: { method: string; params: Record<string, unknown> },
+  changes: Record<string, string | undefined>,
+): Promise<void> {
+  const answer = await postStateless(peer, message, changes);
+  if (errorCodeOf(answer) === ErrorCode.HeaderMismatch || (answer.status === 400 && !answer.text)) {
+    problems.push(`${what} was refused (${shown(answer)}), though its headers match the body`);
+  }
+}
+
+interface ListedTool {
+  name: string;
+  inputSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean };
+}
+
+async function statelessTools(peer: HttpPeer): Promise<ListedTool[]> {
+  const answer = await postStateless(peer, statelessMessage('tools/list', {}), {});
+  const result = (messagesOf(answer).messages[0] as { result?: { tools?: unknown } } | undefined)?.result;
+  return Array.isArray(result?.tools) ? (result.tools as ListedTool[]) : [];
+}
+
+/** Arguments with a value for each marked parameter (another value when `other`), nested as marked. */
+function sampleArguments(params: readonly ParamHeader[], other: boolean): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const param of params) {
+    let at = args;
+    for (const key of param.path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+    at[param.path.at(-1)!] =
+      param.type === 'string'
+        ? other
+          ? 'doctor-other'
+          : 'doctor'
+        : param.type === 'integer'
+          ? other
+            ? 8
+            : 7
+          : !other;
+  }
+  return args;
+}
