@@ -550,7 +550,10 @@ function sampleArguments(params: readonly ParamHeader[], other: boolean): Record
   const args: Record<string, unknown> = {};
   for (const param of params) {
     let at = args;
-    for (const key of param.path.slice(0, -1)) at = (at[key] ??= {}) as Record<string, unknown>;
+    for (const key of param.path.slice(0, -1)) {
+      at[key] ??= {};
+      at = at[key] as Record<string, unknown>;
+    }
     at[param.path.at(-1)!] =
       param.type === 'string'
         ? other
