@@ -69,6 +69,7 @@ export type { AskOptions, RequestContext, TaskStarter } from './protocol/context
 export { CapabilityError, ToolInputError } from './protocol/errors.js';
 export { Extension, type ExtensionSettings, type Extensions } from './protocol/extensions.js';
 export { Method, Notification } from './protocol/methods.js';
+export type { RequestStateOptions } from './protocol/request-state.js';
 export type { Session } from './protocol/server-definition.js';
 export { type CacheHints, LATEST_STATELESS_VERSION, STATELESS_VERSIONS } from './protocol/stateless.js';
 export { TaskManager, type TaskManagerOptions } from './protocol/tasks/manager.js';

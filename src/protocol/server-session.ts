@@ -15,6 +15,7 @@ import { HandshakeEra } from './eras/handshake.js';
 import { StatelessEra } from './eras/stateless.js';
 import { invalidParams } from './errors.js';
 import { Method, Notification } from './methods.js';
+import { processRequestStateSeal, type RequestStateSeal } from './request-state.js';
 import type { ListKind, ServerDefinition, Session } from './server-definition.js';
 import { type CacheHints, isStatelessRequest } from './stateless.js';
 import { Subscriptions } from './subscriptions.js';
@@ -26,11 +27,14 @@ export interface ServerSessionOptions {
   onProblem?: (problem: ConnectionProblem) => void;
   /** Cache hints on list and read results of the stateless revision (0 ms, private). */
   cache?: CacheHints;
+  /** Signs requestState; one per server, shared by its sessions (a random key per process otherwise). */
+  requestState?: RequestStateSeal;
 }
 
 export class ServerSession implements Session, EraHost {
   readonly connection: Connection;
   readonly cacheHints: CacheHints;
+  readonly requestState: RequestStateSeal;
   readonly subscriptions: Subscriptions;
   /** Per-session storage handed to handlers as `context.sessionState`. */
   readonly state = new Map<unknown, unknown>();
@@ -43,6 +47,7 @@ export class ServerSession implements Session, EraHost {
     options: ServerSessionOptions = {},
   ) {
     this.cacheHints = options.cache ?? { ttlMs: 0, cacheScope: 'private' };
+    this.requestState = options.requestState ?? processRequestStateSeal();
     this.connection = new Connection(transport, {
       timeout: options.timeout,
       onProblem: options.onProblem,

@@ -141,31 +141,3 @@ export class InputRequired extends Error {
     super(`input required: ${request.method}`);
   }
 }
-
-/**
- * The answers a request has collected so far, carried by the client between rounds as an opaque
- * `requestState`, so the server keeps nothing between them. It holds only answers the client gave, so the
- * client is free to change it; it is checked for shape, not signed.
- */
-export const requestState = {
-  encode(answers: Record<string, unknown>): string {
-    return Buffer.from(JSON.stringify(answers)).toString('base64url');
-  },
-
-  decode(state: unknown): Record<string, unknown> {
-    if (state === undefined) return {};
-    if (typeof state === 'string') {
-      try {
-        const answers = JSON.parse(Buffer.from(state, 'base64url').toString('utf8')) as unknown;
-        if (typeof answers === 'object' && answers !== null && !Array.isArray(answers)) {
-          return answers as Record<string, unknown>;
-        }
-      } catch {
-        // Refused below.
-      }
-    }
-    throw invalidParams(
-      'Invalid params: requestState must be passed back unchanged from the input_required result',
-    );
-  },
-};

@@ -11,6 +11,7 @@ import { checkExtensionId, Extension, type ExtensionSettings } from '../protocol
 import type { ParamHeader } from '../protocol/http/param-headers.js';
 import { Method } from '../protocol/methods.js';
 import { decodeCursor, encodeCursor, paginate } from '../protocol/pagination.js';
+import { type RequestStateOptions, RequestStateSeal } from '../protocol/request-state.js';
 import type {
   ListKind,
   ServerDefinition,
@@ -84,6 +85,12 @@ export interface McpServerOptions extends Implementation {
    * once a tool is registered with `task`; a TaskManager given here is used as it is.
    */
   tasks?: TaskManagerOptions | TaskManager;
+  /**
+   * The keys that sign requestState in input_required round trips (2026-07-28): the first signs, every
+   * one verifies, so servers that share the ring accept each other's states and a key can be rotated.
+   * A state expires after maxAgeMs (10 minutes). Without this, a random key per process.
+   */
+  requestState?: RequestStateOptions;
 }
 
 export interface Registration {
@@ -110,6 +117,7 @@ export class McpServer implements ServerDefinition {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   private readonly options: McpServerOptions;
+  private readonly requestStateSeal: RequestStateSeal | undefined;
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly resources = new Map<string, RegisteredResource>();
   private readonly templates = new Map<string, RegisteredTemplate>();
@@ -135,6 +143,7 @@ export class McpServer implements ServerDefinition {
     this.instructions = options.instructions;
     this.options = options;
     for (const [id, settings] of Object.entries(options.extensions ?? {})) this.extension(id, settings);
+    this.requestStateSeal = options.requestState && new RequestStateSeal(options.requestState);
     this.handlers = new Map<string, ServerRequestHandler>([
       [Method.ToolsList, (params) => this.listTools(params)],
       [Method.ToolsCall, (params, context) => this.callTool(params, context)],
@@ -219,6 +228,7 @@ export class McpServer implements ServerDefinition {
       timeout: this.options.timeout,
       onProblem: this.options.onProblem,
       cache: this.options.cache,
+      requestState: this.requestStateSeal,
     });
     this.sessions.add(session);
     return session.start();

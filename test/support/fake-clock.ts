@@ -1,6 +1,8 @@
 // A clock the test moves by hand, replacing the global setTimeout and clearTimeout, and performance.now()
 // (the connection's deadlines are read from it), while installed, so that timeouts of a minute or ten are
 // tested in microseconds and exactly. Node 20's own mock timers cannot move performance.now().
+// `install({ date: true })` moves Date.now() too (from the real time at install), for expiries that must
+// hold across processes and so are read from the wall clock.
 
 type Callback = () => void;
 
@@ -45,15 +47,21 @@ export class FakeClock {
         setTimeout: typeof setTimeout;
         clearTimeout: typeof clearTimeout;
         now: PropertyDescriptor | undefined;
+        dateNow: typeof Date.now;
       }
     | undefined;
 
-  install(): this {
+  install(options: { date?: boolean } = {}): this {
     this.saved = {
       setTimeout: globalThis.setTimeout,
       clearTimeout: globalThis.clearTimeout,
       now: Object.getOwnPropertyDescriptor(performance, 'now'),
+      dateNow: Date.now,
     };
+    if (options.date) {
+      const epoch = Date.now();
+      Date.now = () => epoch + this.now;
+    }
     const fakeSet = (callback: Callback, delay = 0) => {
       const timer = new FakeTimer(this, callback, Math.max(0, delay));
       this.schedule(timer);
@@ -72,6 +80,7 @@ export class FakeClock {
     if (!this.saved) return;
     globalThis.setTimeout = this.saved.setTimeout;
     globalThis.clearTimeout = this.saved.clearTimeout;
+    Date.now = this.saved.dateNow;
     if (this.saved.now) Object.defineProperty(performance, 'now', this.saved.now);
     else delete (performance as { now?: unknown }).now;
     this.saved = undefined;

@@ -4,6 +4,7 @@
 
 import type { Connection, RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import type { ToolInputError } from '../errors.js';
+import type { RequestStateSeal } from '../request-state.js';
 import type { ServerDefinition, Session } from '../server-definition.js';
 import type { CacheHints } from '../stateless.js';
 import type { Subscriptions } from '../subscriptions.js';
@@ -15,6 +16,8 @@ export interface EraHost {
   readonly session: Session;
   readonly subscriptions: Subscriptions;
   readonly cacheHints: CacheHints;
+  /** Signs and checks the requestState of input_required round trips (stateless era). */
+  readonly requestState: RequestStateSeal;
 }
 
 export interface ServerEra {

@@ -19,7 +19,6 @@ import {
   InputRequired,
   type RequestEnvelope,
   readEnvelope,
-  requestState,
   STATELESS_VERSIONS,
 } from '../stateless.js';
 import { HANDSHAKE_VERSIONS } from '../versions.js';
@@ -63,10 +62,14 @@ export class StatelessEra implements ServerEra {
     ctx: ConnectionRequestContext,
   ): Promise<Record<string, unknown>> {
     const { server, connection, session, cacheHints } = this.host;
+    // Checked before the handler runs: a handler never sees answers the server did not sign for this request.
     const handler = server.handler(method);
     if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
-    const answers = { ...requestState.decode(params.requestState), ...inputResponsesOf(params) };
+    const answers = {
+      ...this.host.requestState.open(method, params, params.requestState),
+      ...inputResponsesOf(params),
+    };
     let asked = 0;
     let negotiated: Extensions | undefined;
     const extensions = () =>
@@ -134,7 +137,7 @@ export class StatelessEra implements ServerEra {
           {
             resultType: 'input_required',
             inputRequests: { [error.key]: error.request },
-            requestState: requestState.encode(answers),
+            requestState: this.host.requestState.seal(method, params, answers),
           },
           server.info,
           cacheHints,
