@@ -44,6 +44,10 @@ const commands: Record<string, Command> = {
     summary: 'a stdio server over Streamable HTTP (--http PORT -- COMMAND), or a remote one on stdio (--url)',
     load: () => import('./commands/proxy.js'),
   },
+  gateway: {
+    summary: 'every server of a configuration as one MCP server (stdio, or --http PORT), with filters',
+    load: () => import('./commands/gateway.js'),
+  },
   replay: {
     summary: 'send a recorded trace to a server again and show where its answers now differ',
     load: () => import('./commands/replay.js'),

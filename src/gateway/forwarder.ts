@@ -5,11 +5,9 @@
 // session, share one back. Results, errors, progress, cancellation, cursors and `_meta` go through as they
 // are; what only one era has is converted (see results.ts) or refused with a clear error.
 
-import type { CallOptions } from '../client/call-options.js';
 import type { McpClient } from '../client/client.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import { ConnectionClosedError, JsonRpcError } from '../jsonrpc/errors.js';
-import { McpwireError } from '../jsonrpc/local-errors.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestContext } from '../protocol/context.js';
 import { Method } from '../protocol/methods.js';
 import type {
@@ -22,7 +20,7 @@ import type {
 import type { ServerSession } from '../protocol/server-session.js';
 import type { Implementation, LoggingLevel, ServerCapabilities } from '../protocol/types.js';
 import { BackLink } from './back-link.js';
-import { forwardedParams, frontResult } from './results.js';
+import { forwardCall } from './forward-call.js';
 
 /** A back server as the proxy holds it: its client, and the link that routes what it sends. */
 export interface Back {
@@ -182,40 +180,11 @@ export class Forwarder implements ServerDefinition {
     session: Session,
   ): Promise<Record<string, unknown>> {
     const { client, link } = await this.backOf(session);
-    const controller = new AbortController();
-    let interrupt: (error: Error) => void = () => {};
-    const interrupted = new Promise<never>((_, reject) => {
-      interrupt = reject;
-    });
-    const signal = context.signal;
-    const cancel = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', cancel, { once: true });
-    const forget = link.track({
-      context,
-      interrupt: (error) => {
-        interrupt(error);
-        controller.abort();
-      },
-    });
-    const options: CallOptions = {
-      signal: controller.signal,
+    return forwardCall(client, link, method, params, context, {
       timeout: this.options.timeout ?? 3_600_000,
-      maxTotalTimeout: this.options.timeout ?? 3_600_000,
-    };
-    const { params: sent, wantsProgress } = forwardedParams(params);
-    if (wantsProgress) options.onProgress = (p) => context.progress(p.progress, p.total, p.message);
-    try {
-      const result = await Promise.race([
-        client.request<Record<string, unknown>>(method, sent, options),
-        interrupted,
-      ]);
-      return frontResult(result, client.era === 'stateless' && session.protocolVersion !== undefined);
-    } catch (error) {
-      throw frontError(error, method);
-    } finally {
-      forget();
-      signal.removeEventListener('abort', cancel);
-    }
+      label: 'the server behind the proxy',
+      handshakeFront: session.protocolVersion !== undefined,
+    });
   }
 }
 
@@ -225,23 +194,4 @@ function describe(client: McpClient): SessionDescription {
     capabilities: client.serverCapabilities ?? {},
     instructions: client.instructions,
   };
-}
-
-/** An error of the back, as the front's client should see it: the server's own errors unchanged. */
-function frontError(error: unknown, method: string): unknown {
-  if (error instanceof JsonRpcError || !(error instanceof Error)) return error;
-  if (error.name === 'InputRequired') return error;
-  if (error instanceof ConnectionClosedError) {
-    return new JsonRpcError(
-      ErrorCode.InternalError,
-      `the server behind the proxy ended before it answered "${method}": ${error.message.replace(/^connection closed before "[^"]*" was answered: /, '')}`,
-    );
-  }
-  if (error instanceof McpwireError) {
-    return new JsonRpcError(
-      ErrorCode.InternalError,
-      `the server behind the proxy did not answer "${method}": ${error.message}`,
-    );
-  }
-  return error;
 }

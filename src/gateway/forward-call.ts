@@ -1,0 +1,82 @@
+// One front request sent on to a back server and its answer brought back: progress reported to the front,
+// the front's cancellation passed on, the back server's own requests routed to this front request while it
+// runs (BackLink), and a back that ends mid-call turned into an error that says so at once. The proxy and
+// the gateway both forward through here.
+
+import type { CallOptions } from '../client/call-options.js';
+import type { McpClient } from '../client/client.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { ConnectionClosedError, JsonRpcError } from '../jsonrpc/errors.js';
+import { McpwireError } from '../jsonrpc/local-errors.js';
+import type { RequestContext } from '../protocol/context.js';
+import type { BackLink } from './back-link.js';
+import { forwardedParams, frontResult } from './results.js';
+
+export interface ForwardOptions {
+  /** Longest the back may take, in ms: the front client's own timeout governs first. */
+  timeout: number;
+  /** How errors name the back server: "the server behind the proxy", 'server "fs"'. */
+  label: string;
+  /** Whether the front speaks the handshake era (a 2026-07-28 result loses that revision's own fields). */
+  handshakeFront: boolean;
+}
+
+export async function forwardCall(
+  client: McpClient,
+  link: BackLink,
+  method: string,
+  params: Record<string, unknown>,
+  context: RequestContext,
+  options: ForwardOptions,
+): Promise<Record<string, unknown>> {
+  const controller = new AbortController();
+  let interrupt: (error: Error) => void = () => {};
+  const interrupted = new Promise<never>((_, reject) => {
+    interrupt = reject;
+  });
+  const signal = context.signal;
+  const cancel = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', cancel, { once: true });
+  const forget = link.track({
+    context,
+    interrupt: (error) => {
+      interrupt(error);
+      controller.abort();
+    },
+  });
+  const call: CallOptions = {
+    signal: controller.signal,
+    timeout: options.timeout,
+    maxTotalTimeout: options.timeout,
+  };
+  const { params: sent, wantsProgress } = forwardedParams(params);
+  if (wantsProgress) call.onProgress = (p) => context.progress(p.progress, p.total, p.message);
+  try {
+    const result = await Promise.race([
+      client.request<Record<string, unknown>>(method, sent, call),
+      interrupted,
+    ]);
+    return frontResult(result, client.era === 'stateless' && options.handshakeFront);
+  } catch (error) {
+    throw frontError(error, method, options.label);
+  } finally {
+    forget();
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+/** An error of the back, as the front's client should see it: the server's own errors unchanged. */
+export function frontError(error: unknown, method: string, label: string): unknown {
+  if (error instanceof JsonRpcError || !(error instanceof Error)) return error;
+  if (error.name === 'InputRequired') return error;
+  if (error instanceof ConnectionClosedError) {
+    return new JsonRpcError(
+      ErrorCode.InternalError,
+      `${label} ended before it answered "${method}": ${error.message.replace(/^connection closed before "[^"]*" was answered: /, '')}`,
+    );
+  }
+  if (error instanceof McpwireError) {
+    return new JsonRpcError(ErrorCode.InternalError, `${label} did not answer "${method}": ${error.message}`);
+  }
+  return error;
+}
