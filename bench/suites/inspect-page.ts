@@ -82,11 +82,9 @@ export const inspectPage: Suite = {
         page.setDefaultTimeout(120_000);
         await page.goto(server.url);
         const total = session.feed.size;
-        await page.waitForFunction(
-          `document.querySelector('[data-tab="Wire"]')?.textContent?.includes('(${total})') && document.querySelector('[data-tool]')`,
-          undefined,
-          { polling: 'raf' },
-        );
+        // The page's own script policy forbids evaluating strings in it: locators wait instead.
+        await page.locator('[data-tool]').first().waitFor();
+        await page.locator('[data-tab="Wire"]', { hasText: `(${total})` }).waitFor();
         first.push(await page.evaluate(() => performance.now()));
         toolFilter.push(
           await timeFilter(page, '[data-testid="tool-filter"]', 'tool_999', '[data-testid="tool-list"]', '1'),

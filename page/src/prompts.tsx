@@ -1,6 +1,6 @@
 // Prompts: their arguments (with completion from the server), and the messages a prompt gives.
 
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { post } from './api';
 import { type Block, Contents } from './content';
 import { useStore } from './store';
@@ -41,7 +41,10 @@ function PromptPanel({ prompt }: { prompt: Prompt }) {
     { description?: string; messages: Array<{ role: string; content: Block }> } | undefined
   >();
   const [error, setError] = useState('');
+  const asked = useRef(0);
   const complete = async (name: string, value: string) => {
+    // Only the answer to the latest question counts: an earlier one may come back later.
+    const question = ++asked.current;
     try {
       const answer = await post<{ completion: { values: string[] } }>('complete', {
         server: prompt.server,
@@ -49,7 +52,7 @@ function PromptPanel({ prompt }: { prompt: Prompt }) {
         argument: { name, value },
         context: { arguments: values },
       });
-      setSuggestions((s) => ({ ...s, [name]: answer.completion.values }));
+      if (question === asked.current) setSuggestions((s) => ({ ...s, [name]: answer.completion.values }));
     } catch {
       // No completion for this argument.
     }

@@ -1,7 +1,7 @@
 // Resources and resource templates: read one (or a template filled in, with completion for its
 // variables), subscribe to it and see its updates arrive.
 
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { post } from './api';
 import { type Block, ResourceContents } from './content';
 import { store as shared, useStore } from './store';
@@ -74,7 +74,10 @@ function TemplateForm(props: {
   const names = templateVariables(props.template);
   const [values, setValues] = useState<Record<string, string>>({});
   const [suggestions, setSuggestions] = useState<Record<string, string[]>>({});
+  const asked = useRef(0);
   const complete = async (name: string, value: string) => {
+    // Only the answer to the latest question counts: an earlier one may come back later.
+    const question = ++asked.current;
     try {
       const result = await post<{ completion: { values: string[] } }>('complete', {
         server: props.server,
@@ -82,7 +85,7 @@ function TemplateForm(props: {
         argument: { name, value },
         context: { arguments: values },
       });
-      setSuggestions((s) => ({ ...s, [name]: result.completion.values }));
+      if (question === asked.current) setSuggestions((s) => ({ ...s, [name]: result.completion.values }));
     } catch {
       // A server without completion: nothing to suggest.
     }

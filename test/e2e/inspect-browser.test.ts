@@ -215,7 +215,10 @@ describe('mcpwire inspect in chromium', () => {
     await page.click('[data-template="test://template/{id}/data"]');
     const form = page.locator('[data-testid="template-form"]');
     await form.locator('input[name="id"]').fill('1');
-    await form.locator('datalist option').first().waitFor({ state: 'attached' });
+    // The server's answer to "1" (its ids that start with 1) replaces its answer to "" (all of them).
+    const completions = form.locator('[data-testid="completions-id"]');
+    await completions.locator('option[value="123"]').waitFor({ state: 'attached' });
+    await completions.locator('option[value="42"]').waitFor({ state: 'detached' });
     const suggested = await form
       .locator('datalist option')
       .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
