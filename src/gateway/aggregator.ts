@@ -192,7 +192,7 @@ export class Aggregator implements ServerDefinition {
       .filter(({ server, item }) => passes(this.filtersOf(server).tools, item.name))
       .map(({ server, item }) => ({
         ...item,
-        name: `${server}${SEPARATOR}${shownName(this.filtersOf(server).tools, item.name)}`,
+        name: this.qualify(server, shownName(this.filtersOf(server).tools, item.name)),
       }));
     return this.page(tools, params, 'tools', Method.ToolsList);
   }
@@ -203,7 +203,7 @@ export class Aggregator implements ServerDefinition {
       .filter(({ server, item }) => passes(this.filtersOf(server).prompts, item.name))
       .map(({ server, item }) => ({
         ...item,
-        name: `${server}${SEPARATOR}${shownName(this.filtersOf(server).prompts, item.name)}`,
+        name: this.qualify(server, shownName(this.filtersOf(server).prompts, item.name)),
       }));
     return this.page(prompts, params, 'prompts', Method.PromptsList);
   }
@@ -253,6 +253,10 @@ export class Aggregator implements ServerDefinition {
     }
   }
 
+  private qualify(server: string, name: string): string {
+    return this.filtersOf(server).prefix ? `${server}${SEPARATOR}${name}` : name;
+  }
+
   /** A tool or prompt name as listed: its server, and the server's own name for it. */
   private route(kind: 'tools' | 'prompts', name: unknown): { server: string; name: string } {
     const what = kind === 'tools' ? 'tool' : 'prompt';
@@ -265,6 +269,13 @@ export class Aggregator implements ServerDefinition {
       const own = originalName(filter, name.slice(prefix.length));
       if (own !== undefined && passes(filter, own)) return { server, name: own };
       break;
+    }
+    // Servers listed without the prefix ("prefix": false) answer to their own names, in configuration order.
+    for (const server of this.host?.status().map((s) => s.name) ?? []) {
+      const filters = this.filtersOf(server);
+      if (filters.prefix) continue;
+      const own = originalName(filters[kind], name);
+      if (own !== undefined && passes(filters[kind], own)) return { server, name: own };
     }
     throw invalidParams(`Unknown ${what}: ${name} (gateway names are "<server>${SEPARATOR}<${what}>")`, {
       name,

@@ -15,6 +15,8 @@ export interface ListFilter {
 }
 
 export interface ServerFilters {
+  /** Whether tools and prompts are shown as "<server>__<name>" (true), or under their own names. */
+  prefix: boolean;
   tools: ListFilter;
   prompts: ListFilter;
   resources: ListFilter;
@@ -39,7 +41,7 @@ export function originalName(filter: ListFilter, shown: string): string | undefi
 
 export function noFilters(): ServerFilters {
   const none = (): ListFilter => ({ allow: undefined, deny: [], rename: new Map(), original: new Map() });
-  return { tools: none(), prompts: none(), resources: none() };
+  return { prefix: true, tools: none(), prompts: none(), resources: none() };
 }
 
 /** The filters of every server of a configuration's JSON (its mcpServers or servers table). */
@@ -50,6 +52,12 @@ export function parseFilters(json: unknown, source: string): Map<string, ServerF
   for (const [server, raw] of Object.entries(table)) {
     const entry = (raw ?? {}) as Record<string, unknown>;
     const result = noFilters();
+    if (entry.prefix !== undefined) {
+      if (typeof entry.prefix !== 'boolean') {
+        throw new ConfigError(`${source}: server "${server}": "prefix" must be true or false`);
+      }
+      result.prefix = entry.prefix;
+    }
     for (const kind of KINDS) {
       if (entry[kind] === undefined) continue;
       result[kind] = parseFilter(entry[kind], kind, `${source}: server "${server}": "${kind}"`);
