@@ -1,5 +1,6 @@
 // What every filesystem tool needs: the roots of the request and the server's limits.
 
+import { escapedBytes } from '../../jsonrpc/json-size.js';
 import type { RequestContext } from '../../protocol/context.js';
 import type { AfterCheck } from './directory.js';
 import { type Roots, rootsFor } from './roots.js';
@@ -23,6 +24,19 @@ export interface FsToolContext {
 
 export async function fsContext(options: FsOptions, request: RequestContext): Promise<FsToolContext> {
   return { roots: await rootsFor(request, options.roots), options, request };
+}
+
+/**
+ * Refuses text whose answer would not fit in one message: `copies` times its bytes inside JSON strings
+ * (escaping included: 80 MB of '"' take 160 MB), with what to do instead.
+ */
+export function checkTextFits(shown: string, text: string, copies: number, maxMessageSize: number): void {
+  const bytes = escapedBytes(text, 1) * copies;
+  if (bytes + 4096 > maxMessageSize) {
+    throw new Error(
+      `${shown}: its text takes ${bytes} bytes in the answer (${copies === 1 ? 'JSON escaping included' : `${copies} copies, as text and as structured content, JSON escaping included`}), over the maximum message size of ${maxMessageSize} bytes; read a part of it (head, tail), or start the server with --max-message-size ${Math.ceil((bytes + 4096) / 1048576)}MiB or more`,
+    );
+  }
 }
 
 /** Refuses a file whose encoded content could not fit in one message, and says how to raise the limit. */

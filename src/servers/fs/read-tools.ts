@@ -3,8 +3,9 @@
 // list_allowed_directories.
 
 import { stat } from 'node:fs/promises';
+import { escapedBytes } from '../../jsonrpc/json-size.js';
 import type { McpServer } from '../../server/server.js';
-import { checkFits, type FsOptions, fsContext } from './context.js';
+import { checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
 import { mimeTypeOf } from './mime.js';
 import { fileUri, fsPath } from './names.js';
 import { readRegularFile } from './open-file.js';
@@ -52,6 +53,8 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       ).toString('utf8');
       if (head !== undefined) content = firstLines(content, head);
       if (tail !== undefined) content = lastLines(content, tail);
+      // The size check before reading counted bytes; the answer carries the text twice, escaped.
+      checkTextFits(requested, content, 2, options.maxMessageSize);
       return { content: [{ type: 'text', text: content }], structuredContent: { content } };
     },
   );
@@ -124,7 +127,7 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
     },
     async (args, request) => {
       const { roots } = await fsContext(options, request);
-      const files = await Promise.all(
+      const read = await Promise.all(
         (args.paths as string[]).map(async (requested) => {
           try {
             const filePath = await roots.resolve(requested);
@@ -139,6 +142,22 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
           }
         }),
       );
+      // Each file fits on its own; together they must too: the files after the one that would not are
+      // left out, each saying so (every file's text is sent twice, as text and as structured content).
+      let left = options.maxMessageSize - 4096;
+      const bytesOf = (file: { path: string; content?: string; error?: string }) =>
+        2 * (escapedBytes(file.path, 1) + escapedBytes(file.content ?? file.error ?? '', 1)) + 64;
+      const files = read.map((file) => {
+        let kept: { path: string; content?: string; error?: string } = file;
+        if (file.content !== undefined && bytesOf(file) > left) {
+          kept = {
+            path: file.path,
+            error: `left out: with it the answer would be larger than the maximum message size of ${options.maxMessageSize} bytes; read it on its own (read_text_file, with head or tail), or start the server with a larger --max-message-size`,
+          };
+        }
+        left -= bytesOf(kept);
+        return kept;
+      });
       const text = files
         .map((f) => (f.error === undefined ? `${f.path}:\n${f.content}\n` : `${f.path}: Error - ${f.error}`))
         .join('\n---\n');

@@ -14,7 +14,7 @@ import { invalidParams, resourceNotFound } from '../../protocol/errors.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
 import type { ResourcePage } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
-import { checkFits, type FsOptions, fsContext } from './context.js';
+import { checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
 import { type AfterCheck, CheckedDirectory, type Entry } from './directory.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
 import { fileUri, fsPath, nameFromBytes, pathOfFileUri, readName, showName } from './names.js';
@@ -91,10 +91,16 @@ async function readFileResource(
   }
   // Unknown types are sent as text when they are valid UTF-8, as a base64 blob otherwise.
   if (asText && isUtf8(bytes)) {
+    const text = bytes.toString('utf8');
+    try {
+      checkTextFits(uri, text, 1, maxMessageSize);
+    } catch (error) {
+      throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, { uri, maxMessageSize });
+    }
     return {
       uri,
       mimeType: mimeType === 'application/octet-stream' ? 'text/plain' : mimeType,
-      text: bytes.toString('utf8'),
+      text,
     };
   }
   return { uri, mimeType, blob: bytes.toString('base64') };

@@ -3,6 +3,7 @@
 // line, and the process tree held 2.8 GB on the way). The count is exact for the JSON of the rows and an
 // upper bound for the text table (its padding), so a row that fits here fits in the message.
 
+import { escapedBytes } from '../../jsonrpc/json-size.js';
 import { clip } from './text-table.js';
 import { type Cell, cellText } from './values.js';
 
@@ -68,28 +69,4 @@ function cellBytes(cell: Cell, times: 1 | 2): number {
   if (typeof cell === 'string') return 2 * times + escapedBytes(cell, times);
   // {"base64":"..."}: base64 needs no escaping.
   return 2 + 4 * times + 6 + 1 + cell.base64.length;
-}
-
-/** The UTF-8 bytes of `text` inside a JSON string, escaped once, or twice (JSON inside a JSON string). */
-export function escapedBytes(text: string, times: 1 | 2): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c) bytes += times === 1 ? 2 : 4;
-    else if (code < 0x20) {
-      const short = code === 8 || code === 9 || code === 10 || code === 12 || code === 13;
-      bytes += short ? (times === 1 ? 2 : 3) : times === 1 ? 6 : 7;
-    } else if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && isLow(text.charCodeAt(i + 1))) {
-      bytes += 4;
-      i++;
-    } else if (code >= 0xd800 && code <= 0xdfff) bytes += times === 1 ? 6 : 7;
-    else bytes += 3;
-  }
-  return bytes;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
