@@ -142,6 +142,7 @@ export { McpServer, type McpServerOptions, type Registration } from './server/se
 export type { ServeStdioOptions } from './server/stdio-process.js';
 export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
 export { type TemplateValue, UriTemplate } from './server/uri-template.js';
+export { InMemoryBus, InMemoryBusHub, type MessageBus } from './transport/bus.js';
 // Transports.
 export { ChildProcessTransport, type ChildProcessTransportOptions } from './transport/child-process.js';
 export { formatChallenge, parseBearerChallenge } from './transport/http/auth/challenge.js';
@@ -197,8 +198,14 @@ export {
 } from './transport/http/legacy-sse-transport.js';
 export type { HttpListener } from './transport/http/listen.js';
 export type { OriginPolicy } from './transport/http/security.js';
-export type { HttpHandler } from './transport/http/server-handler.js';
+export type { FleetOptions, HttpHandler } from './transport/http/server-handler.js';
+export {
+  InMemorySessionStore,
+  type SessionRecord,
+  type SessionStore,
+} from './transport/http/session-store.js';
 export { createInMemoryPair, InMemoryTransport } from './transport/memory.js';
+export { type RedisFleet, type RedisFleetOptions, redisFleet } from './transport/redis/fleet.js';
 export {
   type ExponentialRetryOptions,
   exponentialRetry,

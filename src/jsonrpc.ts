@@ -45,6 +45,7 @@ export type {
   FrameError,
   MessageInfo,
   SendOptions,
+  SessionPersistence,
   Transport,
   TransportHandlers,
 } from './jsonrpc/transport.js';

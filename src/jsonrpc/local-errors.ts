@@ -27,7 +27,9 @@ export type McpwireErrorCode =
   | 'TASK_ENDED'
   | 'TASK_EXPIRED'
   | 'TASKS_UNAVAILABLE'
-  | 'UNEXPECTED_TASK';
+  | 'UNEXPECTED_TASK'
+  | 'FLEET_UNAVAILABLE'
+  | 'TOO_MANY_SESSIONS';
 
 export class McpwireError extends Error {
   override readonly name: string = 'McpwireError';

@@ -101,7 +101,27 @@ export interface SendOptions {
   droppable?: boolean;
 }
 
+/**
+ * What a transport that shares its session with other server instances (Streamable HTTP in a fleet)
+ * keeps of the protocol's state of it. The state is the protocol's: the transport stores it unread.
+ */
+export interface SessionPersistence {
+  /** The state stored when this transport was made (another instance may have served the session before). */
+  readonly initial: Record<string, unknown> | undefined;
+  /** Called with the stored state each time the transport read it anew, before the message it came with. */
+  onRefresh(listener: (state: Record<string, unknown>) => void): void;
+  /** Stores the state; what is sent after this call waits until it is stored. */
+  save(state: Record<string, unknown>): void;
+  /**
+   * Whether messages that belong to no request reach the client from this instance: one instance per
+   * session (the one holding its GET stream) answers events that every instance hears.
+   */
+  home(): boolean;
+}
+
 export interface Transport {
+  /** Set when the session's state must be kept outside this process (see SessionPersistence). */
+  readonly persistence?: SessionPersistence;
   /**
    * Whether a message sent `standalone` gets an exchange of its own, which closing cancels (Streamable
    * HTTP's client). The connection then cancels such a request by aborting its signal instead of

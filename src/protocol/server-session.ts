@@ -9,7 +9,7 @@ import {
   type RequestContext as ConnectionRequestContext,
 } from '../jsonrpc/connection.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
-import type { Transport } from '../jsonrpc/transport.js';
+import type { SessionPersistence, Transport } from '../jsonrpc/transport.js';
 import type { EraHost } from './eras/era.js';
 import { HandshakeEra } from './eras/handshake.js';
 import { StatelessEra } from './eras/stateless.js';
@@ -40,6 +40,7 @@ export class ServerSession implements Session, EraHost {
   readonly state = new Map<unknown, unknown>();
   private readonly handshake: HandshakeEra;
   private readonly stateless: StatelessEra;
+  private readonly persistence: SessionPersistence | undefined;
 
   constructor(
     transport: Transport,
@@ -56,10 +57,15 @@ export class ServerSession implements Session, EraHost {
     this.subscriptions = new Subscriptions(this.connection, server, this);
     this.handshake = new HandshakeEra(this);
     this.stateless = new StatelessEra(this);
+    this.persistence = transport.persistence;
+    if (this.persistence?.initial) this.restore(this.persistence.initial);
+    this.persistence?.onRefresh((state) => this.restore(state));
     this.connection.onRequest(Method.Ping, () => ({}));
     this.connection.onOtherRequest((params, ctx) => this.route(ctx.method, params, ctx));
     this.connection.onNotification(Notification.Initialized, () => {
+      if (this.handshake.ready) return;
       this.handshake.ready = true;
+      this.persist();
     });
     this.connection.onOtherNotification((method, params) =>
       this.server.clientNotification?.(method, params, this),
@@ -68,6 +74,27 @@ export class ServerSession implements Session, EraHost {
       this.subscriptions.clear();
       this.server.sessionClosed?.(this);
     });
+  }
+
+  /** Stores what another instance of a fleet needs to serve this session (nothing on a lone server). */
+  persist(): void {
+    this.persistence?.save({ ...this.handshake.snapshot(), uris: this.subscriptions.handshakeList() });
+  }
+
+  private restore(state: Record<string, unknown>): void {
+    this.handshake.restore(state);
+    const uris = Array.isArray(state.uris)
+      ? state.uris.filter((u): u is string => typeof u === 'string')
+      : [];
+    this.subscriptions.restoreHandshake(uris);
+  }
+
+  /**
+   * Whether events every instance hears (a list or a resource changed) reach the client from here: on a
+   * lone server always; in a fleet, only on the instance holding the session's GET stream.
+   */
+  private get home(): boolean {
+    return this.persistence?.home() ?? true;
   }
 
   /** The session itself, as the eras hand it to handlers. */
@@ -118,17 +145,20 @@ export class ServerSession implements Session, EraHost {
 
   setSubscription(uri: string, subscribed: boolean): void {
     this.subscriptions.setHandshakeSubscription(uri, subscribed);
+    this.persist();
   }
 
   /** A list changed: tell the client, in whichever era it listens. */
   listChanged(kind: ListKind): void {
-    this.handshake.listChanged(kind);
+    if (this.home) this.handshake.listChanged(kind);
     this.subscriptions.listChanged(kind);
   }
 
   /** A resource changed: tell every subscription of this session that covers it. */
   resourceUpdated(uri: string): void {
-    if (this.subscriptions.handshakeSubscribed(uri)) this.notify(Notification.ResourcesUpdated, { uri });
+    if (this.home && this.subscriptions.handshakeSubscribed(uri)) {
+      this.notify(Notification.ResourcesUpdated, { uri });
+    }
     this.subscriptions.resourceUpdated(uri);
   }
 

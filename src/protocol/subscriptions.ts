@@ -54,6 +54,19 @@ export class Subscriptions {
     if (before !== this.isSubscribed(uri)) this.server.subscriptionChanged?.(this.session, uri, !before);
   }
 
+  /** The URIs of resources/subscribe, for the session's stored state. */
+  handshakeList(): string[] {
+    return [...this.handshakeUris];
+  }
+
+  /** Takes up the resources/subscribe URIs of a session served elsewhere before. */
+  restoreHandshake(uris: readonly string[]): void {
+    const wanted = new Set(uris);
+    for (const uri of [...this.handshakeUris])
+      if (!wanted.has(uri)) this.setHandshakeSubscription(uri, false);
+    for (const uri of wanted) if (!this.handshakeUris.has(uri)) this.setHandshakeSubscription(uri, true);
+  }
+
   /** A list changed: tell every listen stream that asked for it. */
   listChanged(kind: ListKind): void {
     for (const [id, listener] of this.listeners) {

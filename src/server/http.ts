@@ -30,7 +30,13 @@ export interface HttpHandlerOptions
 
 export interface ListenOptions
   extends Omit<EndpointListenOptions, 'binding' | 'authorization'>,
-    HttpHandlerOptions {}
+    HttpHandlerOptions {
+  /**
+   * Serve as one instance of a fleet on this Redis (`redis://host:6379`): sessions, SSE events and the
+   * messages between instances are kept there (McpServer.serveHttp; node-redis is loaded only then).
+   */
+  redis?: string;
+}
 
 function bound<T extends HttpHandlerOptions>(
   options: T,

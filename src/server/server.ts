@@ -28,6 +28,7 @@ import type {
   Resource,
   ServerCapabilities,
 } from '../protocol/types.js';
+import type { MessageBus } from '../transport/bus.js';
 import type { HttpListener } from '../transport/http/listen.js';
 import type { ListenOptions } from './http.js';
 import {
@@ -113,6 +114,11 @@ const IMPLEMENTATION_KEYS: Record<keyof Implementation, true> = {
   icons: true,
 };
 
+/** The bus channel of resource updates and list changes, heard by every instance of a fleet. */
+const FLEET_EVENTS = 'mcpwire:server-events';
+
+type FleetEvent = ({ t: 'updated'; uri: string } | { t: 'list'; kind: ListKind }) & { o: string };
+
 export class McpServer implements ServerDefinition {
   readonly info: Implementation;
   readonly instructions: string | undefined;
@@ -125,6 +131,8 @@ export class McpServer implements ServerDefinition {
   private readonly declaredExtensions = new Map<string, ExtensionSettings>();
   private taskManager: TaskManager | undefined;
   private readonly sessions = new Set<ServerSession>();
+  /** The bus of the fleet this server serves in, if any (joinFleet). */
+  private fleetBus: MessageBus | undefined;
   private readonly handlers: Map<string, ServerRequestHandler>;
   private readonly subscriptionListeners: Array<
     (uri: string, subscribed: boolean, session: Session) => void
@@ -260,7 +268,55 @@ export class McpServer implements ServerDefinition {
       }
       return found;
     };
-    return listenHttp((transport) => this.connect(transport), { paramHeaders, ...options });
+    const { redis, ...rest } = options ?? {};
+    // A Redis URL makes the fleet's shared parts; node-redis is loaded only then.
+    const backend = redis ? await (await import('../transport/redis/fleet.js')).redisFleet(redis) : undefined;
+    const fleet = rest.fleet ?? (backend && { sessions: backend.sessions, bus: backend.bus });
+    const leave = fleet ? await this.joinFleet(fleet.bus) : undefined;
+    let listener: HttpListener;
+    try {
+      listener = await listenHttp((transport) => this.connect(transport), {
+        paramHeaders,
+        ...rest,
+        fleet,
+        eventStore: rest.eventStore ?? backend?.eventStore,
+      });
+    } catch (error) {
+      await leave?.();
+      await backend?.close();
+      throw error;
+    }
+    const close = listener.close;
+    listener.close = async () => {
+      await close();
+      await leave?.();
+      await backend?.close();
+    };
+    return listener;
+  }
+
+  /**
+   * Serves as one instance of a fleet: resource updates and list changes announced here reach the
+   * clients of every instance, and theirs reach this one's. Returns how to leave.
+   */
+  async joinFleet(bus: MessageBus): Promise<() => Promise<void>> {
+    this.fleetBus = bus;
+    const off = await bus.subscribe(FLEET_EVENTS, (raw) => {
+      const event = JSON.parse(raw) as FleetEvent;
+      if (event.o === bus.instanceId) return;
+      if (event.t === 'updated') this.resourceUpdatedHere(event.uri);
+      else this.broadcast(event.kind);
+    });
+    return async () => {
+      if (this.fleetBus === bus) this.fleetBus = undefined;
+      await off();
+    };
+  }
+
+  private announce(event: { t: 'updated'; uri: string } | { t: 'list'; kind: ListKind }): void {
+    const bus = this.fleetBus;
+    if (!bus) return;
+    void bus.publish(FLEET_EVENTS, JSON.stringify({ ...event, o: bus.instanceId })).catch(() => undefined);
   }
 
   sessionClosed(session: Session): void {
@@ -280,10 +336,16 @@ export class McpServer implements ServerDefinition {
    */
   notifyListChanged(kind: ListKind): void {
     this.broadcast(kind);
+    this.announce({ t: 'list', kind });
   }
 
-  /** Tells every client subscribed to `uri` that the resource changed. */
+  /** Tells every client subscribed to `uri` that the resource changed (on every instance of a fleet). */
   notifyResourceUpdated(uri: string): void {
+    this.resourceUpdatedHere(uri);
+    this.announce({ t: 'updated', uri });
+  }
+
+  private resourceUpdatedHere(uri: string): void {
     for (const session of this.sessions) session.resourceUpdated(uri);
   }
 

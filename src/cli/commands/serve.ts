@@ -25,6 +25,11 @@ Options of every server:
                            /.well-known/oauth-protected-resource/mcp
   --auth-audience URI      the audience tokens must name (default: the server's own URL)
   --auth-scopes SCOPE      a scope every request needs (repeatable, or several separated by spaces)
+  --redis URL              with --http: serve as one instance of a fleet on this Redis
+                           (redis://127.0.0.1:6379): sessions, SSE events and messages between
+                           instances are kept there, so that any instance serves any request
+  --sessionless            with --http: serve handshake-era requests without sessions (no
+                           Mcp-Session-Id; no GET stream, server-to-client requests or subscriptions)
 
 Options of "serve fs":
   --root DIR               an allowed directory (repeatable; default: the current directory)
@@ -58,6 +63,8 @@ const TRANSPORT_OPTIONS = {
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
   'auth-scopes': { type: 'string', multiple: true },
+  redis: { type: 'string' },
+  sessionless: { type: 'boolean' },
 } as const;
 
 interface TransportValues {
@@ -67,6 +74,8 @@ interface TransportValues {
   'auth-issuer'?: string;
   'auth-audience'?: string;
   'auth-scopes'?: string[];
+  redis?: string;
+  sessionless?: boolean;
 }
 
 /** The --auth-* options as authorization, or undefined when none is given (checked for sense here). */
@@ -139,12 +148,17 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
   const authorization = authorizationOf(values);
   if (values.http === undefined) {
     if (values.host !== undefined) throw new UsageError('--host goes with --http PORT');
+    if (values.redis !== undefined) throw new UsageError('--redis goes with --http PORT');
+    if (values.sessionless) throw new UsageError('--sessionless goes with --http PORT');
     server.serveStdio({ maxMessageSize });
     return new Promise<number>(() => {});
   }
   const port = Number(values.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--http takes a port number from 0 to 65535; got "${values.http}"`);
+  }
+  if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) {
+    throw new UsageError(`--redis takes a URL such as redis://127.0.0.1:6379; got "${values.redis}"`);
   }
   let listener: Awaited<ReturnType<McpServer['serveHttp']>>;
   try {
@@ -153,8 +167,13 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
       host: values.host,
       maxBodySize: maxMessageSize,
       authorization,
+      redis: values.redis,
+      sessionless: values.sessionless,
     });
   } catch (error) {
+    if ((error as { code?: unknown }).code === 'FLEET_UNAVAILABLE') {
+      throw new UsageError((error as Error).message);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${code ?? (error as Error).message}`,

@@ -18,6 +18,8 @@ export interface EraHost {
   readonly cacheHints: CacheHints;
   /** Signs and checks the requestState of input_required round trips (stateless era). */
   readonly requestState: RequestStateSeal;
+  /** Keeps the session's state where other instances of a fleet can read it (nothing on a lone server). */
+  persist(): void;
 }
 
 export interface ServerEra {

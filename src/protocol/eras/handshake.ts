@@ -36,6 +36,26 @@ export class HandshakeEra implements ServerEra {
     return this.codec?.version;
   }
 
+  /** What another instance needs to serve this session's next request (see restore). */
+  snapshot(): Record<string, unknown> {
+    const state: Record<string, unknown> = { ready: this.ready, capabilities: this.clientCapabilities };
+    if (this.codec) state.version = this.codec.version;
+    if (this.clientInfo) state.clientInfo = this.clientInfo;
+    if (this.logLevel) state.logLevel = this.logLevel;
+    return state;
+  }
+
+  /** Takes up a session negotiated elsewhere (another instance of a fleet), or none at all (sessionless). */
+  restore(state: Record<string, unknown>): void {
+    if (typeof state.version === 'string') this.codec = codecFor(negotiateVersion(state.version));
+    if (typeof state.capabilities === 'object' && state.capabilities !== null) {
+      this.clientCapabilities = state.capabilities as ClientCapabilities;
+    }
+    if (isImplementation(state.clientInfo)) this.clientInfo = state.clientInfo;
+    this.logLevel = isLoggingLevel(state.logLevel) ? state.logLevel : undefined;
+    this.ready = state.ready === true;
+  }
+
   /** Why a batch is refused now, or undefined while the negotiated revision allows batches. */
   batchRefusal(): string | undefined {
     if (this.codec?.batches) return undefined;
@@ -133,6 +153,7 @@ export class HandshakeEra implements ServerEra {
     this.clientInfo = request.clientInfo;
     const codec = codecFor(request.protocolVersion);
     this.codec = codec;
+    this.host.persist();
     const { server } = this.host;
     const result: InitializeResult = {
       protocolVersion: codec.version,
@@ -154,6 +175,7 @@ export class HandshakeEra implements ServerEra {
     }
     this.logLevel = level;
     this.host.server.loggingLevelChanged?.(this.host.session, level);
+    this.host.persist();
     return {};
   }
 
@@ -273,6 +295,15 @@ class HandshakeRequestSource implements ContextSource {
   missingCapability(capability: string, method: string): Error {
     return handshakeMissingCapability(capability, method);
   }
+}
+
+/**
+ * A handshake-era request served without a session (sessionless serving): the revision its
+ * MCP-Protocol-Version header names (2025-03-26 when it names none, as the transport spec says), no
+ * client capabilities, and initialized.
+ */
+export function sessionlessState(protocolVersion: string | undefined): Record<string, unknown> {
+  return { version: protocolVersion ?? '2025-03-26', ready: true, capabilities: {} };
 }
 
 function isImplementation(value: unknown): value is Implementation {

@@ -7,7 +7,8 @@
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { classify, type JsonRpcPayload, type JsonRpcRequest } from '../../jsonrpc/messages.js';
 import type { HttpBinding, StandaloneDecision } from '../../transport/http/binding.js';
-import { Method } from '../methods.js';
+import { sessionlessState } from '../eras/handshake.js';
+import { Method, Notification } from '../methods.js';
 import { MetaKey } from '../stateless.js';
 import { HANDSHAKE_VERSIONS } from '../versions.js';
 import { type HeaderReader, headerMismatch, statelessVersionOf } from './metadata-headers.js';
@@ -79,6 +80,15 @@ export function mcpHttpBinding(options: McpHttpBindingOptions = {}): HttpBinding
         default:
           return 200;
       }
+    },
+
+    sessionlessState: (named) => sessionlessState(named),
+
+    concerns(notification) {
+      const message = notification as { method?: unknown; params?: { requestId?: unknown } };
+      if (message.method !== Notification.Cancelled) return undefined;
+      const id = message.params?.requestId;
+      return typeof id === 'string' || typeof id === 'number' ? id : undefined;
     },
   };
 }

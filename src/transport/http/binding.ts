@@ -22,4 +22,11 @@ export interface HttpBinding {
   standalone(body: unknown, header: (name: string) => string | undefined): StandaloneDecision | undefined;
   /** The HTTP status of a standalone exchange's answer. */
   answerStatus(payload: JsonRpcPayload): number;
+  /**
+   * The state a session starts with when a request is served without one (sessionless serving: no
+   * session id, any instance serves any POST), given the protocol version the request's header names.
+   */
+  sessionlessState?(protocolVersion: string | undefined): Record<string, unknown>;
+  /** The request a client notification is about (a cancellation), so that a fleet routes it to that request. */
+  concerns?(notification: unknown): JsonRpcId | undefined;
 }

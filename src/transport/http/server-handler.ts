@@ -10,13 +10,17 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { McpwireError } from '../../jsonrpc/local-errors.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { AuthInfo, MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { MessageBus } from '../bus.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import { principalOf, type Refusal, type ResourceServer } from './auth/resource-server.js';
 import type { HttpBinding } from './binding.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
+import { channels, type FleetMessage, type SessionFleet } from './fleet-channels.js';
 import { checkOrigin, localPolicy, type OriginPolicy } from './security.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
 import { errorBody, HttpSessionTransport } from './session-transport.js';
 import { StatelessExchangeTransport } from './stateless-exchange.js';
 
@@ -47,6 +51,25 @@ export interface HttpHandlerOptions {
    * can be used only by the caller that opened it.
    */
   authorization?: ResourceServer;
+  /**
+   * Serve handshake-era requests without sessions: no Mcp-Session-Id, each POST served on its own by
+   * whichever instance gets it (no GET stream, no server-to-client requests, no subscriptions).
+   */
+  sessionless?: boolean;
+  /**
+   * Serve the sessions together with other instances (a fleet behind a load balancer): their records in
+   * a shared session store, messages between instances on a bus. `eventStore` must be shared too.
+   */
+  fleet?: FleetOptions;
+}
+
+export interface FleetOptions {
+  sessions: SessionStore;
+  bus: MessageBus;
+  /** Sessions kept in all, on every instance (100 000): `maxSessions` bounds those of one instance. */
+  maxSessions?: number;
+  /** How often a stream resumed from another instance checks that the instance is alive, in ms (1000). */
+  livenessInterval?: number;
 }
 
 export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) => Promise<void>) & {
@@ -73,6 +96,56 @@ export function createHttpHandler(
   const versions = binding.sessionVersions;
   const maxSessions = options.maxSessions ?? 10_000;
   const idleTimeout = options.sessionIdleTimeout ?? 30 * 60_000;
+  const fleetOptions = options.fleet;
+  const fleet: SessionFleet | undefined = fleetOptions && {
+    bus: fleetOptions.bus,
+    store: fleetOptions.sessions,
+    ttlMs: idleTimeout,
+    concerns: (message) => binding.concerns?.(message),
+    livenessInterval: fleetOptions.livenessInterval ?? 1000,
+  };
+  if (fleet && !options.eventStore) {
+    throw new McpwireError(
+      'CONFIG',
+      'a fleet needs an event store that every instance shares (eventStore), so that a client can resume on any of them',
+    );
+  }
+  const fromBus = (raw: string) => {
+    let message: FleetMessage;
+    try {
+      message = JSON.parse(raw) as FleetMessage;
+    } catch {
+      return;
+    }
+    const session = sessions.get(message.s);
+    if (!session) return;
+    if (message.t === 'end') session.finish({ message: 'the session was ended on another instance' });
+    else session.fromFleet(message);
+  };
+  let unsubscribe: Array<() => Promise<void>> = [];
+  const joined = fleet
+    ? Promise.all([
+        fleet.bus.subscribe(channels.instance(fleet.bus.instanceId), fromBus),
+        fleet.bus.subscribe(channels.fleet, fromBus),
+      ]).then((offs) => {
+        unsubscribe = offs;
+      })
+    : undefined;
+  // Nothing is served before the bus listens; a bus that cannot is reported on each request until it can.
+  joined?.catch(() => undefined);
+  /** A store or bus that failed: the request is refused with 503 and a reason, never left hanging. */
+  const unavailable = (error: unknown) =>
+    new McpwireError(
+      'FLEET_UNAVAILABLE',
+      `Service Unavailable: the fleet's shared store cannot be reached (${(error as Error).message}); try again shortly`,
+    );
+  const shared = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
   // One timer for every session's idle expiry, running only while there are sessions, and never keeping
   // the process alive.
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -81,6 +154,9 @@ export function createHttpHandler(
     for (const session of sessions.values()) {
       if (!session.busy && now - session.lastActivity >= idleTimeout) {
         session.finish({ message: `the session was idle for ${idleTimeout} ms` });
+      } else if (fleet && session.busy) {
+        // A session at work here must not expire in the store meanwhile.
+        void fleet.store.get(session.sessionId, idleTimeout).catch(() => undefined);
       }
     }
     if (sessions.size === 0 && sweeper) {
@@ -111,17 +187,82 @@ export function createHttpHandler(
   const refuse = (response: ServerResponse, refusal: Refusal) =>
     reply(response, refusal.status, refusal.description, ErrorCode.InvalidRequest, refusal.headers);
 
-  const findSession = (
+  /** A session's transport on this instance, made from its record when another instance served it so far. */
+  const replicaOf = async (id: string): Promise<HttpSessionTransport | undefined> => {
+    if (!fleet) return sessions.get(id);
+    const record = await shared(() => fleet.store.get(id, idleTimeout));
+    const local = sessions.get(id);
+    if (!record) {
+      local?.finish({ message: 'the session expired or was ended on another instance' });
+      return undefined;
+    }
+    if (local && !local.closed) {
+      local.refresh(record.state);
+      return local;
+    }
+    if (sessions.size >= maxSessions) throw tooMany();
+    return openSession(id, record);
+  };
+
+  const tooMany = () =>
+    new McpwireError(
+      'TOO_MANY_SESSIONS',
+      `Service Unavailable: this server keeps at most ${maxSessions} sessions; end one (DELETE) or try again later`,
+    );
+
+  const openSession = (
+    id: string,
+    record: SessionRecord | undefined,
+    sessionless = false,
+    version?: string,
+  ): HttpSessionTransport => {
+    const session = new HttpSessionTransport({
+      sessionId: id,
+      eventStore: sessionless
+        ? undefined
+        : options.eventStore === null
+          ? undefined
+          : (options.eventStore ?? new InMemoryEventStore()),
+      jsonResponse: options.jsonResponse ?? false,
+      retryInterval: options.retryInterval ?? 1000,
+      fleet: sessionless ? undefined : fleet,
+      initialState: sessionless ? binding.sessionlessState?.(version) : record?.state,
+      oneShot: sessionless,
+      // A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE.
+      onFinished: (ended) => {
+        if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
+      },
+    });
+    if (!sessionless) {
+      sessions.set(id, session);
+      owners.set(session, record ? record.owner : undefined);
+      sweepLater();
+    }
+    connect(session);
+    return session;
+  };
+
+  const findSession = async (
     request: IncomingMessage,
     response: ServerResponse,
     auth: AuthInfo | undefined,
-  ): HttpSessionTransport | undefined => {
+  ): Promise<HttpSessionTransport | undefined> => {
     const id = request.headers['mcp-session-id'];
+    if (options.sessionless) {
+      reply(
+        response,
+        405,
+        'Method Not Allowed: this server keeps no sessions (sessionless); POST each request on its own',
+        ErrorCode.InvalidRequest,
+        { Allow: 'POST' },
+      );
+      return undefined;
+    }
     if (typeof id !== 'string' || id === '') {
       reply(response, 400, 'Bad Request: the Mcp-Session-Id header is required after initialize');
       return undefined;
     }
-    const session = sessions.get(id);
+    const session = await replicaOf(id);
     if (!session || session.closed) {
       reply(
         response,
@@ -219,6 +360,19 @@ export function createHttpHandler(
     if (standalone(request, response, body, acceptsSse, info)) return;
     const opening = classified.find((c) => c.kind === 'request' && binding.opensSession(c.message));
     let session: HttpSessionTransport | undefined;
+    if (options.sessionless) {
+      if (opening?.kind === 'request' && items.length > 1) {
+        reply(response, 400, `Invalid Request: ${opening.message.method} must be sent on its own`);
+        return;
+      }
+      // Each POST is a session of its own that ends with it: initialize is answered as usual (without a
+      // session id), anything else is served as the revision its MCP-Protocol-Version header names.
+      const named = headerValue(request, 'mcp-protocol-version');
+      session = openSession(randomUUID(), undefined, opening === undefined, named);
+      if (opening?.kind === 'request') session.openedBy(opening.message.id);
+      await session.handlePost(body, response, {}, mode, info);
+      return;
+    }
     if (opening?.kind === 'request') {
       if (items.length > 1) {
         reply(response, 400, `Invalid Request: ${opening.message.method} must be sent on its own`);
@@ -235,24 +389,28 @@ export function createHttpHandler(
         );
         return;
       }
-      session = new HttpSessionTransport({
-        sessionId: randomUUID(),
-        eventStore:
-          options.eventStore === null ? undefined : (options.eventStore ?? new InMemoryEventStore()),
-        jsonResponse: options.jsonResponse ?? false,
-        retryInterval: options.retryInterval ?? 1000,
-        // A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE.
-        onFinished: (ended) => {
-          if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
-        },
-      });
-      sessions.set(session.sessionId, session);
-      owners.set(session, principalOf(auth));
+      const id = randomUUID();
+      const record: SessionRecord = { owner: principalOf(auth), state: {} };
+      if (fleet) {
+        const created = await shared(() =>
+          fleet.store.create(id, record, idleTimeout, fleetOptions?.maxSessions ?? 100_000),
+        );
+        if (!created) {
+          reply(
+            response,
+            503,
+            `Service Unavailable: the fleet keeps at most ${fleetOptions?.maxSessions ?? 100_000} sessions in all; end one (DELETE) or try again later`,
+            ErrorCode.InternalError,
+            { 'Retry-After': '60' },
+            opening.message.id,
+          );
+          return;
+        }
+      }
+      session = openSession(id, { ...record, state: undefined as never });
       session.openedBy(opening.message.id);
-      sweepLater();
-      connect(session);
     } else {
-      session = findSession(request, response, auth);
+      session = await findSession(request, response, auth);
       if (!session) return;
     }
     await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode, info);
@@ -286,6 +444,7 @@ export function createHttpHandler(
 
   const handler = (async (request: IncomingMessage, response: ServerResponse) => {
     try {
+      if (joined) await shared(() => joined);
       const refusal = checkOrigin(request, policy);
       if (refusal) {
         reply(response, 403, `Forbidden: ${refusal}`);
@@ -311,7 +470,7 @@ export function createHttpHandler(
             reply(response, 406, 'Not Acceptable: a GET must accept text/event-stream');
             return;
           }
-          const session = findSession(request, response, auth);
+          const session = await findSession(request, response, auth);
           if (!session) return;
           const lastEventId = request.headers['last-event-id'];
           await session.handleGet(
@@ -322,8 +481,14 @@ export function createHttpHandler(
           return;
         }
         case 'DELETE': {
-          const session = findSession(request, response, auth);
+          const session = await findSession(request, response, auth);
           if (!session) return;
+          if (fleet) {
+            await shared(() => fleet.store.delete(session.sessionId));
+            void fleet.bus
+              .publish(channels.fleet, JSON.stringify({ t: 'end', s: session.sessionId }))
+              .catch(() => undefined);
+          }
           session.finish({ message: 'the client ended the session' });
           sessions.delete(session.sessionId);
           response.writeHead(200).end();
@@ -341,6 +506,13 @@ export function createHttpHandler(
           );
       }
     } catch (error) {
+      if (
+        error instanceof McpwireError &&
+        (error.code === 'FLEET_UNAVAILABLE' || error.code === 'TOO_MANY_SESSIONS')
+      ) {
+        reply(response, 503, error.message, ErrorCode.InternalError, { 'Retry-After': '1' });
+        return;
+      }
       reply(response, 500, `Internal error: ${(error as Error).message}`, ErrorCode.InternalError);
     }
   }) as HttpHandler;
@@ -350,6 +522,8 @@ export function createHttpHandler(
     sweeper = undefined;
     for (const session of sessions.values()) session.finish({ message: 'the server is shutting down' });
     sessions.clear();
+    for (const off of unsubscribe) void off().catch(() => undefined);
+    unsubscribe = [];
   };
   return handler;
 }

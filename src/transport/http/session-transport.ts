@@ -14,9 +14,23 @@ import {
   type JsonRpcMessage,
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
-import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import type {
+  MessageInfo,
+  SendOptions,
+  SessionPersistence,
+  Transport,
+  TransportHandlers,
+} from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import type { EventStore } from './event-store.js';
+import {
+  channels,
+  type FleetMessage,
+  fleetStreamId,
+  parseFleetStreamId,
+  type SessionFleet,
+  type StreamMessage,
+} from './fleet-channels.js';
 import { formatSseEvent } from './sse.js';
 
 interface Stream {
@@ -46,6 +60,12 @@ export interface SessionTransportOptions {
   retryInterval: number | undefined;
   /** Told once the session has ended, whoever ended it, so the endpoint can forget it. */
   onFinished?: (session: HttpSessionTransport) => void;
+  /** Set when several instances serve the session (a fleet): its state is kept in their shared store. */
+  fleet?: SessionFleet;
+  /** The protocol's state of the session when this transport is made (a fleet's record, or sessionless). */
+  initialState?: Record<string, unknown>;
+  /** A session of one POST (sessionless serving): it ends once that POST is answered. */
+  oneShot?: boolean;
 }
 
 export class HttpSessionTransport implements Transport {
@@ -65,9 +85,48 @@ export class HttpSessionTransport implements Transport {
   private opening: JsonRpcId | undefined;
   /** When the client last sent anything (for the endpoint's idle expiry), on performance.now(). */
   lastActivity = performance.now();
+  readonly persistence: SessionPersistence | undefined;
+  private refreshListener: ((state: Record<string, unknown>) => void) | undefined;
+  /** The last state save in a fleet: what is sent after it waits for it. */
+  private saving: Promise<void> = Promise.resolve();
+  /** Fleet: requests this instance sent to the client, by the id they carry on the wire. */
+  private readonly sentRequests = new Map<string, JsonRpcId>();
+  private sentCounter = 0;
+  /** Fleet: where messages for the GET stream go while another instance holds it. */
+  private remoteStandalone: Stream | undefined;
+  /** Fleet: what to undo when the session ends (subscriptions, resumed streams of other instances). */
+  private readonly cleanups = new Set<() => void>();
 
   constructor(readonly options: SessionTransportOptions) {
     this.standaloneId = `${options.sessionId}-standalone`;
+    const { fleet, initialState, oneShot } = options;
+    if (fleet) {
+      this.persistence = {
+        initial: initialState,
+        onRefresh: (listener) => {
+          this.refreshListener = listener;
+        },
+        save: (state) => {
+          this.saving = fleet.store
+            .update(this.sessionId, state, fleet.ttlMs)
+            // The copies of the session on other instances take it up at once (the one holding the
+            // GET stream must know a subscription made elsewhere).
+            .then(() =>
+              this.publish(channels.fleet, { t: 'state', s: this.sessionId, i: fleet.bus.instanceId, state }),
+            )
+            // A store that failed leaves the other instances with the older state; the answer still goes.
+            .catch(() => undefined);
+        },
+        home: () => this.streams.has(this.standaloneId),
+      };
+    } else if (oneShot) {
+      this.persistence = { initial: initialState, onRefresh: () => {}, save: () => {}, home: () => false };
+    }
+  }
+
+  /** Fleet: the session's state as another instance left it, read before this POST is served. */
+  refresh(state: Record<string, unknown>): void {
+    this.refreshListener?.(state);
   }
 
   get sessionId(): string {
@@ -80,7 +139,11 @@ export class HttpSessionTransport implements Transport {
 
   /** Whether a request is in flight or the GET stream is open: such a session is not idle. */
   get busy(): boolean {
-    return this.requestStream.size > 0 || this.streams.get(this.standaloneId)?.response !== undefined;
+    return (
+      this.requestStream.size > 0 ||
+      this.cleanups.size > (this.unsubscribeStandalone ? 1 : 0) ||
+      this.streams.get(this.standaloneId)?.response !== undefined
+    );
   }
 
   /** The request that opens the session: if it is refused, the session ends once the refusal is written. */
@@ -104,7 +167,15 @@ export class HttpSessionTransport implements Transport {
     info?: MessageInfo,
   ): Promise<void> {
     this.lastActivity = performance.now();
-    const items = Array.isArray(body) ? body : [body];
+    let items = Array.isArray(body) ? body : [body];
+    if (this.options.fleet) {
+      items = items.filter((item) => this.keepHere(item));
+      if (items.length === 0) {
+        response.writeHead(202, headers).end();
+        return;
+      }
+      body = Array.isArray(body) ? items : items[0];
+    }
     const requestIds = items.flatMap((item) => {
       const c = classify(item);
       return c.kind === 'request' ? [c.message.id] : [];
@@ -112,6 +183,7 @@ export class HttpSessionTransport implements Transport {
     if (requestIds.length === 0) {
       response.writeHead(202, headers).end();
       this.handlers?.message(body, info);
+      if (this.options.oneShot) setImmediate(() => this.finish({ message: 'the POST was served' }));
       return;
     }
     // An id already in flight on this session is refused on this POST, before the connection sees it:
@@ -133,7 +205,9 @@ export class HttpSessionTransport implements Transport {
       return;
     }
     const stream: Stream = {
-      id: randomUUID(),
+      id: this.options.fleet
+        ? fleetStreamId(this.options.fleet.bus.instanceId, randomUUID(), requestIds)
+        : randomUUID(),
       pending: new Set(requestIds),
       response,
       mode,
@@ -170,6 +244,18 @@ export class HttpSessionTransport implements Transport {
     if (lastEventId !== undefined && store) {
       const streamId = await store.streamOf(lastEventId);
       const stream = streamId === undefined ? undefined : this.streams.get(streamId);
+      const fleet = this.options.fleet;
+      if (fleet && streamId !== undefined && !stream && streamId !== this.standaloneId) {
+        const { instance } = parseFleetStreamId(streamId);
+        if (instance !== fleet.bus.instanceId) {
+          await this.resumeRemote(fleet, streamId, lastEventId, response, headers);
+          return;
+        }
+      }
+      if (fleet && streamId === this.standaloneId && !stream) {
+        await this.holdStandalone(fleet, response, headers, lastEventId);
+        return;
+      }
       if (streamId !== undefined) {
         response.writeHead(200, {
           ...headers,
@@ -207,6 +293,10 @@ export class HttpSessionTransport implements Transport {
         .end(JSON.stringify(errorBody('Conflict: this session already has an open GET stream')));
       return;
     }
+    if (this.options.fleet && !existing) {
+      await this.holdStandalone(this.options.fleet, response, headers, undefined);
+      return;
+    }
     const stream: Stream = existing ?? {
       id: this.standaloneId,
       pending: new Set(),
@@ -237,22 +327,28 @@ export class HttpSessionTransport implements Transport {
       key === undefined || key === null
         ? this.standaloneId
         : (this.requestStream.get(key) ?? this.standaloneId);
-    const stream = this.streams.get(streamId);
+    let stream = this.streams.get(streamId);
+    let sending = messages;
+    if (this.options.fleet) {
+      sending = messages.map((message) => this.labelRequest(message));
+      if (!stream && streamId === this.standaloneId) stream = this.standaloneElsewhere();
+    }
     if (!stream) return; // No stream to carry a message that belongs to no request: the client did not open one.
     // A refused opening request (initialize answered with an error) leaves no session behind: its id is
     // not handed out in a JSON answer, and the session ends once the refusal is written.
     const refused = isResponse && key === this.opening && key !== undefined && 'error' in first;
     if (isResponse && key === this.opening) this.opening = undefined;
     if (refused) delete stream.headers['Mcp-Session-Id'];
-    for (const message of messages) this.enqueue(stream, () => this.write(stream, message));
+    const target = stream;
+    for (const message of sending) this.enqueue(target, () => this.write(target, message));
     if (isResponse) {
       const ids = messages.map((message) => (message as { id: JsonRpcId }).id);
       for (const id of ids) this.requestStream.delete(id);
       // The ids leave `pending` in write order, not when sent: two responses sent in the same tick (each
       // request of a refused batch) ended the stream after the first write, and the second was lost.
-      this.enqueue(stream, () => {
-        for (const id of ids) stream.pending.delete(id);
-        this.finishIfDone(stream);
+      this.enqueue(target, () => {
+        for (const id of ids) target.pending.delete(id);
+        this.finishIfDone(target);
         if (refused) this.finish({ message: 'the request that opened the session was refused' });
       });
     }
@@ -272,6 +368,8 @@ export class HttpSessionTransport implements Transport {
     this.closeReason = reason;
     const store = this.options.eventStore;
     for (const stream of this.streams.values()) stream.response?.end();
+    for (const cleanup of [...this.cleanups]) cleanup();
+    this.cleanups.clear();
     // Nobody can resume a stream of an ended session: its events would only take up memory.
     for (const id of this.storedStreams) void store?.dropStream?.(id);
     this.storedStreams.clear();
@@ -296,6 +394,9 @@ export class HttpSessionTransport implements Transport {
   }
 
   private async write(stream: Stream, message: JsonRpcMessage): Promise<void> {
+    // An answer must not reach the client before the state it depends on is stored: the client's next
+    // POST may land on another instance, which reads it.
+    await this.saving;
     if (stream.mode === 'json') {
       stream.collected.push(message);
       return;
@@ -303,16 +404,25 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (store) this.storedStreams.add(stream.id);
     const id = store ? await store.storeEvent(stream.id, message) : undefined;
-    stream.response?.write(
-      formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
-    );
+    if (stream.response) {
+      stream.response.write(
+        formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
+      );
+    } else if (this.options.fleet && id !== undefined) {
+      // The client may be reading this stream from another instance (resumed there, or the GET stream).
+      this.publishStream(stream.id, { e: id, m: message });
+    }
   }
 
   private finishIfDone(stream: Stream): void {
     if (stream.pending.size > 0 || stream.id === this.standaloneId) return;
     this.streams.delete(stream.id);
     const response = stream.response;
-    if (!response) return;
+    if (!response) {
+      if (this.options.fleet && stream.mode === 'sse') this.publishStream(stream.id, { end: true });
+      if (this.options.oneShot) this.finish({ message: 'the POST was served' });
+      return;
+    }
     if (stream.mode === 'json') {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
@@ -323,6 +433,241 @@ export class HttpSessionTransport implements Transport {
     } else {
       response.end();
     }
+    if (this.options.oneShot) this.finish({ message: 'the POST was served' });
+  }
+
+  // ---- fleet: the session shared with other instances ----
+
+  /**
+   * Whether a message the client POSTed is for this instance. An answer to a request another instance
+   * sent goes to it; a notification about a request running elsewhere (a cancellation) goes to every
+   * instance, and the one running it takes it.
+   */
+  private keepHere(item: unknown): boolean {
+    const fleet = this.options.fleet!;
+    const c = classify(item);
+    if (c.kind === 'response' && typeof c.message.id === 'string') {
+      const original = this.sentRequests.get(c.message.id);
+      if (original !== undefined) {
+        this.sentRequests.delete(c.message.id);
+        (item as { id: JsonRpcId }).id = original;
+        return true;
+      }
+      const instance = c.message.id.split('~')[0]!;
+      if (c.message.id.includes('~') && instance !== fleet.bus.instanceId) {
+        this.publish(channels.instance(instance), { t: 'response', s: this.sessionId, m: c.message });
+        return false;
+      }
+      return true;
+    }
+    if (c.kind === 'notification') {
+      const about = fleet.concerns(item);
+      if (about !== undefined && !this.requestStream.has(about)) {
+        this.publish(channels.fleet, { t: 'forward', s: this.sessionId, id: about, m: item });
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A message for this session from another instance (see FleetMessage). */
+  fromFleet(message: FleetMessage): void {
+    if (this.closeReason) return;
+    if (message.t === 'response') {
+      if (this.keepHere(message.m)) this.handlers?.message(message.m);
+    } else if (message.t === 'forward') {
+      if (this.requestStream.has(message.id)) this.handlers?.message(message.m);
+    } else if (message.t === 'state') {
+      if (message.i !== this.options.fleet?.bus.instanceId) this.refresh(message.state);
+    } else if (message.t === 'home' && message.i !== this.options.fleet?.bus.instanceId) {
+      // Another instance took the GET stream: what belongs to no request goes there now.
+      const stream = this.streams.get(this.standaloneId);
+      if (stream) {
+        this.streams.delete(this.standaloneId);
+        stream.response?.end();
+        this.unsubscribeStandalone?.();
+      }
+    }
+  }
+
+  /** A request to the client carries this instance's name in its id, so that any instance can route the answer. */
+  private labelRequest(message: JsonRpcMessage): JsonRpcMessage {
+    if (!('method' in message) || !('id' in message) || message.id === undefined) return message;
+    const wire = `${this.options.fleet!.bus.instanceId}~${++this.sentCounter}`;
+    this.sentRequests.set(wire, message.id as JsonRpcId);
+    return { ...message, id: wire } as JsonRpcMessage;
+  }
+
+  /** The GET stream held by another instance (or by none yet): events are stored and published for it. */
+  private standaloneElsewhere(): Stream {
+    this.remoteStandalone ??= {
+      id: this.standaloneId,
+      pending: new Set(),
+      response: undefined,
+      mode: 'sse',
+      collected: [],
+      batch: false,
+      chain: Promise.resolve(),
+      headers: {},
+    };
+    if (this.options.eventStore) this.storedStreams.add(this.standaloneId);
+    return this.remoteStandalone;
+  }
+
+  private unsubscribeStandalone: (() => void) | undefined;
+
+  /** This instance takes the session's GET stream: its own messages and those other instances publish. */
+  private async holdStandalone(
+    fleet: SessionFleet,
+    response: ServerResponse,
+    headers: Record<string, string>,
+    lastEventId: string | undefined,
+  ): Promise<void> {
+    const stream: Stream = {
+      id: this.standaloneId,
+      pending: new Set(),
+      response,
+      mode: 'sse',
+      collected: [],
+      batch: false,
+      chain: Promise.resolve(),
+      headers,
+    };
+    const live = await this.follow(fleet, this.standaloneId, response, () => {});
+    this.unsubscribeStandalone?.();
+    this.unsubscribeStandalone = () => {
+      live.stop();
+      this.unsubscribeStandalone = undefined;
+    };
+    this.cleanups.add(this.unsubscribeStandalone);
+    this.streams.set(this.standaloneId, stream);
+    this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    response.flushHeaders();
+    if (lastEventId !== undefined) await live.replay(lastEventId);
+    else await this.prime(stream);
+    live.go();
+    response.on('close', () => {
+      if (stream.response === response) stream.response = undefined;
+    });
+  }
+
+  /**
+   * A POST stream of another instance, resumed here: what it stored is replayed, what it sends next is
+   * followed, and if that instance is gone the requests it ran are answered with an error.
+   */
+  private async resumeRemote(
+    fleet: SessionFleet,
+    streamId: string,
+    lastEventId: string,
+    response: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const { instance, ids } = parseFleetStreamId(streamId);
+    const owed = new Set((ids ?? []).map((id) => JSON.stringify(id)));
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      live.stop();
+      this.cleanups.delete(end);
+      response.end();
+    };
+    const live = await this.follow(fleet, streamId, response, (message) => {
+      if (message === 'end') return end();
+      if (!('method' in message)) owed.delete(JSON.stringify((message as { id: JsonRpcId }).id));
+      if (ids && owed.size === 0) end();
+    });
+    this.cleanups.add(end);
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    response.flushHeaders();
+    await live.replay(lastEventId);
+    live.go();
+    if (done) return;
+    const check = async () => {
+      if (done || (await fleet.bus.isAlive(instance).catch(() => true))) return;
+      // The instance running these requests is gone: their answers will never come.
+      for (const id of owed) {
+        response.write(
+          formatSseEvent({
+            event: 'message',
+            data: JSON.stringify(
+              errorBody(
+                `The server instance that ran this request (${instance}) stopped before answering; its result is lost: send the request again`,
+                ErrorCode.InternalError,
+                JSON.parse(id) as JsonRpcId,
+              ),
+            ),
+          }),
+        );
+      }
+      end();
+    };
+    timer = setInterval(() => void check(), fleet.livenessInterval);
+    timer.unref();
+    response.on('close', end);
+    await check();
+  }
+
+  /**
+   * Follows a stream's channel: events published before `go` wait, then those the replay did not
+   * carry are written. `seen` hears every message written (and 'end').
+   */
+  private async follow(
+    fleet: SessionFleet,
+    streamId: string,
+    response: ServerResponse,
+    seen: (message: JsonRpcMessage | 'end') => void,
+  ): Promise<{ replay(after: string): Promise<void>; go(): void; stop(): void }> {
+    const replayed = new Set<string>();
+    let waiting: StreamMessage[] | undefined = [];
+    const writeEvent = (id: string, message: JsonRpcMessage) => {
+      response.write(
+        formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
+      );
+      seen(message);
+    };
+    const take = (message: StreamMessage) => {
+      if ('end' in message) return seen('end');
+      if (replayed.has(message.e)) return;
+      writeEvent(message.e, message.m);
+    };
+    let unsubscribe: (() => Promise<void>) | undefined = await fleet.bus.subscribe(
+      channels.stream(streamId),
+      (raw) => {
+        const message = JSON.parse(raw) as StreamMessage;
+        if (waiting) waiting.push(message);
+        else take(message);
+      },
+    );
+    const store = this.options.eventStore;
+    return {
+      replay: async (after) => {
+        await store?.replayAfter(after, (id, message) => {
+          replayed.add(id);
+          writeEvent(id, message);
+        });
+      },
+      go: () => {
+        const queued = waiting ?? [];
+        waiting = undefined;
+        for (const message of queued) take(message);
+      },
+      stop: () => {
+        void unsubscribe?.().catch(() => undefined);
+        unsubscribe = undefined;
+      },
+    };
+  }
+
+  private publishStream(streamId: string, message: StreamMessage): void {
+    void this.options.fleet?.bus.publish(channels.stream(streamId), JSON.stringify(message)).catch(() => {});
+  }
+
+  private publish(channel: string, message: FleetMessage): void {
+    void this.options.fleet?.bus.publish(channel, JSON.stringify(message)).catch(() => {});
   }
 }
 
