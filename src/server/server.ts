@@ -279,7 +279,7 @@ export class McpServer implements ServerDefinition {
         paramHeaders,
         ...rest,
         fleet,
-        eventStore: rest.eventStore ?? backend?.eventStore,
+        eventStore: rest.eventStore === undefined ? backend?.eventStore : rest.eventStore,
       });
     } catch (error) {
       await leave?.();
