@@ -18,6 +18,9 @@ await build({
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',
+  // Like the rest of dist: a map with its sources inlined, so that the page can be debugged as written.
+  sourcemap: 'linked',
+  sourcesContent: true,
   logLevel: 'warning',
 });
 for (const file of ['index.html', 'app.css'])

@@ -35,6 +35,7 @@ export interface InspectServer {
 const ASSETS: Record<string, string> = {
   '/app.js': 'text/javascript; charset=utf-8',
   '/app.css': 'text/css; charset=utf-8',
+  '/app.js.map': 'application/json; charset=utf-8',
 };
 
 export function pageAssetsDir(): string {
