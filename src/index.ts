@@ -64,6 +64,13 @@ export type {
   Transport,
   TransportHandlers,
 } from './jsonrpc/transport.js';
+export {
+  APP_MIME_TYPE,
+  type AppResourceSettings,
+  type AppToolLink,
+  type AppToolVisibility,
+  appLinkOf,
+} from './protocol/apps.js';
 // The protocol's shapes.
 export type { AskOptions, RequestContext, TaskStarter } from './protocol/context.js';
 export { CapabilityError, ToolInputError } from './protocol/errors.js';
@@ -126,6 +133,7 @@ export type {
   ToolAnnotations,
 } from './protocol/types.js';
 export { HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION } from './protocol/versions.js';
+export type { AppResourceDefinition } from './server/apps.js';
 // The server.
 export { type AuthorizationOptions, resourceServer } from './server/authorization.js';
 export { createHttpHandler, type HttpHandlerOptions, type ListenOptions, listenHttp } from './server/http.js';

@@ -30,6 +30,7 @@ import type {
 } from '../protocol/types.js';
 import type { MessageBus } from '../transport/bus.js';
 import type { HttpListener } from '../transport/http/listen.js';
+import { type AppResourceDefinition, defineAppResource } from './apps.js';
 import type { ListenOptions } from './http.js';
 import {
   checkPromptArguments,
@@ -199,6 +200,16 @@ export class McpServer implements ServerDefinition {
   resource(resource: Resource, read: ResourceReader): Registration {
     if (!resource.uri || !resource.name) throw new TypeError('a resource needs a uri and a name');
     return this.register(this.resources, resource.uri, { resource, read }, 'resources');
+  }
+
+  /**
+   * Serves an MCP App: its HTML as a ui:// resource with the app MIME type and its settings in _meta.ui.
+   * Link tools to it with their `ui.resourceUri`. Offers the io.modelcontextprotocol/ui extension.
+   */
+  appResource(definition: AppResourceDefinition): Registration {
+    const { resource, read } = defineAppResource(definition);
+    if (!this.declaredExtensions.has(Extension.Ui)) this.declaredExtensions.set(Extension.Ui, {});
+    return this.resource(resource, read);
   }
 
   resourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader): Registration {

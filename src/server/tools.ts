@@ -1,10 +1,12 @@
 // Tools: registration, listing, and calls with validated arguments and structured output.
 
 import { JsonRpcError } from '../jsonrpc/errors.js';
+import type { AppToolLink } from '../protocol/apps.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, ToolInputError } from '../protocol/errors.js';
 import { InputRequired } from '../protocol/stateless.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
+import { linkToolMeta } from './apps.js';
 import {
   type PreparedSchema,
   prepareSchema,
@@ -28,6 +30,11 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    * the client declared the extension on the call, 'required' refuses a call that did not.
    */
   task?: 'optional' | 'required';
+  /**
+   * MCP Apps: the ui:// resource that renders this tool's results (`resourceUri`), and who may call it
+   * (`visibility`: ['app'] for a tool only its app calls). Sent as _meta.ui.
+   */
+  ui?: AppToolLink;
 }
 
 /** What a tool handler returns: a CallToolResult, where `content` may be left out if structured. */
@@ -75,6 +82,8 @@ export function defineTool<S extends SchemaInput>(
   if (definition.annotations !== undefined) tool.annotations = definition.annotations;
   if (definition.icons !== undefined) tool.icons = definition.icons;
   if (definition._meta !== undefined) tool._meta = definition._meta;
+  if (definition.ui !== undefined)
+    tool._meta = linkToolMeta(definition.name, definition.ui, definition._meta);
   if (definition.task !== undefined && definition.task !== 'optional' && definition.task !== 'required') {
     throw new TypeError(`tool "${definition.name}": task must be 'optional' or 'required'`);
   }

@@ -7,7 +7,11 @@ import { jsonSchemaErrors, validateAgainst } from '../spec-schema.js';
 
 const MAX_ITEMS = 25;
 
-async function listAll(peer: Peer, method: string, key: string): Promise<Array<Record<string, unknown>>> {
+export async function listAll(
+  peer: Peer,
+  method: string,
+  key: string,
+): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {

@@ -1,6 +1,7 @@
 // Every doctor check, in the order they run and are reported.
 
 import type { Check } from '../check.js';
+import { appChecks } from './apps.js';
 import { contentChecks } from './content.js';
 import { httpChecks } from './http.js';
 import { jsonRpcChecks } from './jsonrpc.js';
@@ -13,6 +14,7 @@ export const allChecks: Check[] = [
   ...jsonRpcChecks,
   ...stdioChecks,
   ...contentChecks,
+  ...appChecks,
   ...statelessChecks,
   ...httpChecks,
 ];

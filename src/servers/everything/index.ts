@@ -5,6 +5,7 @@
 import { McpServer } from '../../server/server.js';
 import { registerConformanceTools } from './conformance-tools.js';
 import { registerDemoTools } from './demo-tools.js';
+import { registerExtensionTools } from './extension-tools.js';
 import { type ResourceOptions, registerPrompts, registerResources } from './resources-prompts.js';
 
 export interface EverythingServerOptions extends ResourceOptions {
@@ -21,6 +22,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   });
   registerConformanceTools(server);
   registerDemoTools(server);
+  registerExtensionTools(server);
   registerResources(server, options);
   registerPrompts(server);
   return server;
