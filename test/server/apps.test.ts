@@ -96,11 +96,11 @@ describe('MCP Apps helpers', () => {
     assert.deepEqual(result.structuredContent, { steps: 3 });
     assert.equal(messages.at(-1), 'step 3 of 3');
     const tools = await client.listAllTools();
-    assert.equal(
-      (tools.find((t) => t.name === 'increment_counter')?._meta?.ui as { visibility?: string[] })
-        .visibility?.[0],
-      'app',
-    );
+    const counter = tools.find((t) => t.name === 'increment_counter');
+    assert.deepEqual(counter?._meta?.ui, {
+      resourceUri: 'ui://everything/counter.html',
+      visibility: ['app'],
+    });
     const read = await client.readResource('ui://everything/counter.html');
     assert.equal(read.contents[0]?.mimeType, 'text/html;profile=mcp-app');
   });
