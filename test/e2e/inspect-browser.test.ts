@@ -20,7 +20,8 @@ import { BIN, EVERYTHING_BIN, REPO_ROOT } from '../support/peers.js';
 const CHROMIUM = '/usr/bin/chromium';
 /** A failure limit for anything the page waits for, never a synchronisation. */
 const LIMIT = 60_000;
-const SHOTS = path.join(tmpdir(), `mcpwire-inspect-shots-${process.pid}`);
+/** One folder, overwritten by each run: the screenshots of the last run stay there to look at. */
+const SHOTS = path.join(tmpdir(), 'mcpwire-inspect-screenshots');
 
 let child: ChildProcessWithoutNullStreams | undefined;
 let browser: Browser | undefined;
