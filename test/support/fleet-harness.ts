@@ -88,6 +88,8 @@ export class RedisProcess {
 }
 
 export class Instance {
+  /** Its name on the fleet's bus (what its stream ids start with). */
+  id = '';
   constructor(
     readonly port: number,
     readonly child: ChildProcess,
@@ -128,11 +130,24 @@ export async function startFleet(count: number, extraArgs: string[] = []): Promi
       const port = await freePort();
       const child = spawn(
         process.execPath,
-        [BIN, 'serve', 'everything', '--http', String(port), '--redis', redis.url, ...extraArgs],
+        [
+          BIN,
+          'serve',
+          'everything',
+          '--http',
+          String(port),
+          '--redis',
+          redis.url,
+          '--request-state-key',
+          'a shared secret of the test fleet',
+          ...extraArgs,
+        ],
         { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
       );
-      instances.push(new Instance(port, child));
-      await waitFor(child, /listening on \S+/, `instance ${i + 1}`);
+      const instance = new Instance(port, child);
+      instances.push(instance);
+      const line = await waitFor(child, /fleet instance (\w+)/, `instance ${i + 1}`);
+      instance.id = line.split(' ').pop() ?? '';
     }
     const port = await freePort();
     const config = join(dir, 'haproxy.cfg');

@@ -28,6 +28,9 @@ Options of every server:
   --redis URL              with --http: serve as one instance of a fleet on this Redis
                            (redis://127.0.0.1:6379): sessions, SSE events and messages between
                            instances are kept there, so that any instance serves any request
+  --request-state-key KEY  the key that signs 2026-07-28 requestState (serve everything; also
+                           MCPWIRE_REQUEST_STATE_KEY; repeat it to rotate: the first signs, every
+                           one verifies). Every instance of a fleet needs the same keys
   --sessionless            with --http: serve handshake-era requests without sessions (no
                            Mcp-Session-Id; no GET stream, server-to-client requests or subscriptions)
 
@@ -182,7 +185,8 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
         : undefined,
     );
   }
-  process.stderr.write(`mcpwire serve ${name}: listening on ${listener.url}\n`);
+  const member = listener.instanceId ? ` as fleet instance ${listener.instanceId}` : '';
+  process.stderr.write(`mcpwire serve ${name}: listening on ${listener.url}${member}\n`);
   if (authorization) {
     process.stderr.write(
       `mcpwire serve ${name}: tokens from ${authorization.issuer} required; metadata at ${new URL(listener.url).origin}/.well-known/oauth-protected-resource${new URL(listener.url).pathname}\n`,
@@ -195,9 +199,30 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
 }
 
 async function serveEverything(rest: string[]): Promise<number> {
-  const { values } = parse<TransportValues>(rest, { ...TRANSPORT_OPTIONS }, false);
+  const { values } = parse<TransportValues & { 'request-state-key'?: string[] }>(
+    rest,
+    { ...TRANSPORT_OPTIONS, 'request-state-key': { type: 'string', multiple: true } },
+    false,
+  );
+  const keys = values['request-state-key'] ?? [];
+  const fromEnv = process.env.MCPWIRE_REQUEST_STATE_KEY;
+  if (keys.length === 0 && fromEnv) keys.push(fromEnv);
+  if (keys.some((key) => key.length < 16)) {
+    throw new UsageError(
+      '--request-state-key needs at least 16 characters (a random secret every instance shares)',
+    );
+  }
+  if (values.redis !== undefined && keys.length === 0) {
+    process.stderr.write(
+      'mcpwire serve everything: --redis without --request-state-key: each instance signs 2026-07-28 requestState with a key of its own, so a round answered on another instance is refused\n',
+    );
+  }
   const { createEverythingServer } = await import('../../servers/everything/index.js');
-  return serveOn(createEverythingServer({ version: packageVersion() }), values, 'everything');
+  const server = createEverythingServer({
+    version: packageVersion(),
+    requestState: keys.length > 0 ? { keys } : undefined,
+  });
+  return serveOn(server, values, 'everything');
 }
 
 async function serveFs(rest: string[]): Promise<number> {

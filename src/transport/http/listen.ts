@@ -25,6 +25,8 @@ export interface HttpListener {
   server: Server;
   handler: HttpHandler;
   url: string;
+  /** This instance's name on its fleet's bus, when it serves in a fleet. */
+  instanceId?: string;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function listenHttp(
     server,
     handler,
     url,
+    instanceId: options.fleet?.bus.instanceId,
     close: () =>
       new Promise<void>((resolve) => {
         handler.closeAll();
