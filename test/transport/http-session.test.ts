@@ -154,6 +154,29 @@ describe('Streamable HTTP sessions: what the server keeps', { timeout: 10_000 },
     }
   });
 
+  it('bug: over SSE, a refused initialize still got a session id (the stream opened before the answer was known)', async () => {
+    const t = await listen({ jsonResponse: false });
+    try {
+      const response = await post(t.listener.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      assert.equal(response.headers.get('mcp-session-id'), null, 'no session id for a refused initialize');
+      assert.match(await response.text(), /"code":-32602/);
+      await eventually(() => t.listener.handler.sessions.size === 0, 'the refused session ending');
+      // An initialize that succeeds over SSE still names its session.
+      const opened = await post(t.listener.url, initializeRequest());
+      const id = opened.headers.get('mcp-session-id');
+      assert.ok(id && t.listener.handler.sessions.has(id), 'the header names the new session');
+      assert.match(await opened.text(), /"protocolVersion"/);
+    } finally {
+      await t.listener.close();
+    }
+  });
+
   it('bug: sessions had no cap; past maxSessions a new one is refused with 503 and Retry-After', async () => {
     const t = await listen({ maxSessions: 2 });
     try {

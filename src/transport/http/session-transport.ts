@@ -49,6 +49,12 @@ interface Stream {
    * dropped, so a JSON answer to initialize carried no session id and the session could not be used.
    */
   headers: Record<string, string>;
+  /**
+   * SSE mode: the status and headers are not written yet. The POST of the opening request waits for its
+   * first message, so that a refused initialize is answered without the id of a session that ends at
+   * once (the id went out with the stream's headers before the answer was known).
+   */
+  headless?: boolean;
 }
 
 export interface SessionTransportOptions {
@@ -219,12 +225,8 @@ export class HttpSessionTransport implements Transport {
     this.streams.set(stream.id, stream);
     for (const id of requestIds) this.requestStream.set(id, stream.id);
     if (stream.mode === 'sse') {
-      response.writeHead(200, {
-        ...headers,
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache',
-      });
-      await this.prime(stream);
+      if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
+      else await this.openSse(stream);
     }
     response.on('close', () => {
       // The client went away: an SSE stream can be resumed later; a JSON answer is lost.
@@ -384,6 +386,17 @@ export class HttpSessionTransport implements Transport {
     });
   }
 
+  /** Writes an SSE stream's status and headers, then primes it. */
+  private async openSse(stream: Stream): Promise<void> {
+    stream.headless = false;
+    stream.response?.writeHead(200, {
+      ...stream.headers,
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+    });
+    await this.prime(stream);
+  }
+
   /** An event with an id and no data, so that the client has an id to resume from before any message. */
   private async prime(stream: Stream): Promise<void> {
     const store = this.options.eventStore;
@@ -401,6 +414,7 @@ export class HttpSessionTransport implements Transport {
       stream.collected.push(message);
       return;
     }
+    if (stream.headless) await this.openSse(stream);
     const store = this.options.eventStore;
     if (store) this.storedStreams.add(stream.id);
     const id = store ? await store.storeEvent(stream.id, message) : undefined;
