@@ -4,13 +4,16 @@ import { parseToolArguments } from '../arguments.js';
 import { formatContent, printJson } from '../format.js';
 import { ProgressLine } from '../shell/progress.js';
 import { display, qualify } from '../target.js';
+import { TaskLife } from '../task-life.js';
 import { UsageError } from '../usage.js';
 import { ExitCode, runClientCommand, TARGET_USAGE } from './common.js';
 
-export const usage = `Usage: mcpwire call TOOL [key=value ...] [--args JSON] [--json] (-- COMMAND [ARGS] | --config FILE)
+export const usage = `Usage: mcpwire call TOOL [key=value ...] [--args JSON] [--task] [--json] (-- COMMAND [ARGS] | --config FILE)
 
 Calls a tool. Arguments are key=value pairs, converted to the types of the tool's schema, or one JSON
-object with --args. With several servers, name the tool as SERVER__TOOL.
+object with --args. With several servers, name the tool as SERVER__TOOL. With --task, the call declares
+the tasks extension (protocol 2026-07-28): a server may answer with a task, whose status and progress
+are shown on stderr until its result is printed.
 
 Example: mcpwire call list_directory path=. -- npx mcpwire serve fs
 
@@ -19,7 +22,7 @@ ${TARGET_USAGE}`;
 export function run(argv: string[]): Promise<number> {
   return runClientCommand(
     argv,
-    { args: { type: 'string' } },
+    { args: { type: 'string' }, task: { type: 'boolean' } },
     async (target, { positionals, values, json }) => {
       const [name, ...pairs] = positionals;
       if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
@@ -42,10 +45,17 @@ export function run(argv: string[]): Promise<number> {
       const shown = { ...tool, name: display(target, tool.name, tool.originalName) };
       const args = parseToolArguments(shown, values.args as string | undefined, pairs);
       const progress = new ProgressLine(process.stderr);
-      const result = await target.host.callTool(tool.name, args, {
-        onProgress: json ? undefined : (p) => progress.update(p),
-      });
+      const life = values.task === true ? new TaskLife(process.stderr) : undefined;
+      const result = await target.host
+        .callTool(tool.name, args, {
+          onProgress: json ? undefined : (p) => progress.update(p),
+          task: life !== undefined,
+          onTaskStatus: life && !json ? (t) => life.update(t) : undefined,
+        })
+        .finally(() => life?.clear());
       progress.clear();
+      if (life && !life.started && !json)
+        process.stderr.write('mcpwire: the server answered at once (no task)\n');
       if (json) printJson(result);
       else {
         for (const block of result.content ?? []) process.stdout.write(`${formatContent(block)}\n`);
