@@ -210,11 +210,15 @@ export function createHttpHandler(
       `Service Unavailable: this server keeps at most ${maxSessions} sessions; end one (DELETE) or try again later`,
     );
 
+  /**
+   * A session's transport, connected. Sessionless, it serves one POST and is kept nowhere; its state is
+   * `initialState` (none for initialize, which negotiates one as usual).
+   */
   const openSession = (
     id: string,
     record: SessionRecord | undefined,
     sessionless = false,
-    version?: string,
+    initialState?: Record<string, unknown>,
   ): HttpSessionTransport => {
     const session = new HttpSessionTransport({
       sessionId: id,
@@ -226,7 +230,7 @@ export function createHttpHandler(
       jsonResponse: options.jsonResponse ?? false,
       retryInterval: options.retryInterval ?? 1000,
       fleet: sessionless ? undefined : fleet,
-      initialState: sessionless ? binding.sessionlessState?.(version) : record?.state,
+      initialState: sessionless ? initialState : record?.state,
       oneShot: sessionless,
       // A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE.
       onFinished: (ended) => {
@@ -368,7 +372,8 @@ export function createHttpHandler(
       // Each POST is a session of its own that ends with it: initialize is answered as usual (without a
       // session id), anything else is served as the revision its MCP-Protocol-Version header names.
       const named = headerValue(request, 'mcp-protocol-version');
-      session = openSession(randomUUID(), undefined, opening === undefined, named);
+      const state = opening ? undefined : binding.sessionlessState?.(named);
+      session = openSession(randomUUID(), undefined, true, state);
       if (opening?.kind === 'request') session.openedBy(opening.message.id);
       await session.handlePost(body, response, {}, mode, info);
       return;
