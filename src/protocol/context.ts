@@ -18,6 +18,12 @@ import type {
 export interface AskOptions {
   /** Milliseconds to wait for the client's answer (the connection's default otherwise). */
   timeout?: number;
+  /**
+   * The name of this input request in a 2026-07-28 round trip (`inputRequests` and `inputResponses` are
+   * keyed by it); the n-th ask of its method (`elicitation/create#1`) otherwise. Asks made together
+   * (`Promise.all`) go to the client in one input_required result.
+   */
+  key?: string;
 }
 
 /** Turns the request into a task (the tasks extension): offered only when the client declared it. */

@@ -6,7 +6,7 @@
 import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
-import type { TaskStarter } from '../context.js';
+import type { AskOptions, TaskStarter } from '../context.js';
 import { invalidParams, ToolInputError } from '../errors.js';
 import { Extension, type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { logMessage } from '../logging.js';
@@ -71,6 +71,9 @@ export class StatelessEra implements ServerEra {
       ...inputResponsesOf(params),
     };
     let asked = 0;
+    /** The answers the handler took this round: the only ones the next state carries on. */
+    const used: Record<string, unknown> = {};
+    const pending: Record<string, { method: string; params: unknown }> = {};
     let negotiated: Extensions | undefined;
     const extensions = () =>
       (negotiated ??= negotiateExtensions(
@@ -114,10 +117,16 @@ export class StatelessEra implements ServerEra {
         const message = logMessage(level, data, logger, envelope.logLevel);
         if (message) connection.notify(Notification.Message, message, { relatedRequestId: ctx.id });
       },
-      ask: <T>(askMethod: string, askParams: unknown) => {
-        // The same handler code asks in the same order on every round, so the n-th ask has the same key.
-        const key = `${askMethod}#${++asked}`;
-        if (key in answers) return Promise.resolve(answers[key] as T);
+      ask: <T>(askMethod: string, askParams: unknown, options?: AskOptions) => {
+        // Unnamed asks are keyed by order: the same handler code asks in the same order on every round.
+        const key = options?.key ?? `${askMethod}#${++asked}`;
+        if (key in answers) {
+          used[key] = answers[key];
+          return Promise.resolve(answers[key] as T);
+        }
+        // Every ask still unanswered when the handler gives up goes out together, so a handler that asks
+        // several questions at once gets all their answers in one round.
+        pending[key] = { method: askMethod, params: askParams };
         return Promise.reject(new InputRequired(key, { method: askMethod, params: askParams }));
       },
       missingCapability: (capability, askMethod) =>
@@ -136,8 +145,8 @@ export class StatelessEra implements ServerEra {
           method,
           {
             resultType: 'input_required',
-            inputRequests: { [error.key]: error.request },
-            requestState: this.host.requestState.seal(method, params, answers),
+            inputRequests: { ...pending, [error.key]: error.request },
+            requestState: this.host.requestState.seal(method, params, used),
           },
           server.info,
           cacheHints,

@@ -255,15 +255,47 @@ export function registerConformanceTools(server: McpServer): void {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
-          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+          address: {
+            $anchor: 'addressDef',
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a promise.
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
     (args) => ({
       content: [{ type: 'text', text: `json_schema_2020_12_tool called with: ${JSON.stringify(args)}` }],
     }),
+  );
+
+  server.tool(
+    {
+      name: 'test_header_param',
+      title: 'Header parameter',
+      description:
+        'Echoes its region, which a 2026-07-28 client over HTTP also sends as the Mcp-Param-Region header (x-mcp-header).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Where to route the call', 'x-mcp-header': 'Region' },
+        },
+        required: ['region'],
+      },
+    },
+    (args) => ({ content: [{ type: 'text', text: `region: ${String(args.region)}` }] }),
   );
 
   server.tool(

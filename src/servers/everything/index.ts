@@ -7,6 +7,7 @@ import { McpServer } from '../../server/server.js';
 import { registerConformanceTools } from './conformance-tools.js';
 import { registerDemoTools } from './demo-tools.js';
 import { registerExtensionTools } from './extension-tools.js';
+import { registerInputRequiredTools } from './input-required-tools.js';
 import { type ResourceOptions, registerPrompts, registerResources } from './resources-prompts.js';
 
 export interface EverythingServerOptions extends ResourceOptions {
@@ -25,6 +26,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
       'A test and demo server: tools for every kind of content, logging, progress, sampling and elicitation; static, binary, templated and changing resources; prompts with arguments and completion.',
   });
   registerConformanceTools(server);
+  registerInputRequiredTools(server);
   registerDemoTools(server);
   registerExtensionTools(server);
   registerResources(server, options);
