@@ -60,7 +60,12 @@ export class ServerSession implements Session, EraHost {
     this.persistence = transport.persistence;
     if (this.persistence?.initial) this.restore(this.persistence.initial);
     this.persistence?.onRefresh((state) => this.restore(state));
-    this.connection.onRequest(Method.Ping, () => ({}));
+    // Ping is answered before anything else in the handshake era; the stateless revision has no ping.
+    this.connection.onRequest(Method.Ping, (params, ctx) =>
+      isStatelessRequest(params)
+        ? this.stateless.serve(Method.Ping, params as Record<string, unknown>, ctx)
+        : {},
+    );
     this.connection.onOtherRequest((params, ctx) => this.route(ctx.method, params, ctx));
     this.connection.onNotification(Notification.Initialized, () => {
       if (this.handshake.ready) return;

@@ -165,20 +165,21 @@ describe('the command line in the first hour', () => {
   it('bug: $ref was not followed (tools showed any) and a JSON object argument was sent as a string', async () => {
     const everything = ['--', process.execPath, bin, 'serve', 'everything'];
     const tools = await mcpwire(['tools', ...everything]);
-    assert.match(tools.stdout, /json_schema_2020_12_tool\(name\?: string, address\?: object\)/);
+    assert.match(tools.stdout, /json_schema_2020_12_tool\(name\?: string, address\?: object, contactMethod\?: string/);
     const called = await mcpwire([
       'call',
       'json_schema_2020_12_tool',
       'address={"street":"x"}',
+      'email=a@example.org',
       ...everything,
     ]);
     assert.equal(called.code, 0, called.stderr);
-    assert.match(called.stdout, /called with: \{"address":\{"street":"x"\}\}/);
+    assert.match(called.stdout, /called with: \{"address":\{"street":"x"\},"email":"a@example\.org"\}/);
   });
 
   it('large arguments have a route: --args @FILE and --args - (standard input)', async () => {
     const file = path.join(scratch, 'args.json');
-    writeFileSync(file, JSON.stringify({ name: 'from a file' }));
+    writeFileSync(file, JSON.stringify({ name: 'from a file', email: 'a@example.org' }));
     const everything = ['--', process.execPath, bin, 'serve', 'everything'];
     const fromFile = await mcpwire(['call', 'json_schema_2020_12_tool', '--args', `@${file}`, ...everything]);
     assert.match(fromFile.stdout, /"name":"from a file"/);
@@ -188,7 +189,7 @@ describe('the command line in the first hour', () => {
         [bin, 'call', 'json_schema_2020_12_tool', '--args', '-', ...everything],
         (_e, stdout) => resolve(stdout),
       );
-      child.stdin?.end(JSON.stringify({ name: 'from stdin' }));
+      child.stdin?.end(JSON.stringify({ name: 'from stdin', email: 'a@example.org' }));
     });
     assert.match(fromStdin, /"name":"from stdin"/);
     const missing = await mcpwire([

@@ -162,12 +162,14 @@ describe('mcpwire inspect in chromium', () => {
     await page.fill('input[name="name"]', 'Ada');
     await page.fill('input[name="address.street"]', 'Main St');
     await page.fill('input[name="address.city"]', 'Paris');
+    // The schema asks for a phone or an email (allOf/anyOf, if/then/else).
+    await page.fill('input[name="email"]', 'ada@example.org');
     await page.click('[data-testid="call"]');
     await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
     await shot('04-nested');
     assert.match(
       await page.locator('[data-testid="result"]').innerText(),
-      /\{"name":"Ada","address":\{"street":"Main St","city":"Paris"\}\}/,
+      /\{"name":"Ada","address":\{"street":"Main St","city":"Paris"\},"email":"ada@example\.org"\}/,
     );
   });
 

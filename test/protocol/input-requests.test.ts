@@ -95,4 +95,14 @@ describe('named input requests', () => {
     assert.equal(again.resultType, 'input_required');
     assert.deepEqual(Object.keys(again.inputRequests!).sort(), ['client_roots', 'user_name']);
   });
+
+  it('refuses an answer that is not an object with -32602', async () => {
+    const client = connect();
+    const error = await call(client, { inputResponses: { user_name: 42 } }).then(
+      () => assert.fail('expected -32602'),
+      (e: unknown) => e as { code: number; message: string },
+    );
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /inputResponses\["user_name"\] must be an object/);
+  });
 });

@@ -137,6 +137,18 @@ describe('2026-07-28 on the server', () => {
     assert.deepEqual(await validateAgainst(REVISION, 'ListToolsResult', again), []);
   });
 
+  it(cites(
+    'stateless.method-not-found',
+  )`bug: ping, resources/subscribe and resources/unsubscribe were served in 2026-07-28, which removed them`, async () => {
+    const { client } = connect();
+    for (const method of ['ping', 'resources/subscribe', 'resources/unsubscribe', 'logging/setLevel']) {
+      const error = await failure(client.request(method, { _meta: META, uri: 'file:///project/src/main.rs' }));
+      assert.equal(error.code, -32601, method);
+    }
+    // A handshake-era ping is still answered.
+    assert.deepEqual(await client.request('ping', {}), {});
+  });
+
   it(cites('stateless.tools-order')`lists tools in the same order every time`, async () => {
     const { client } = connect();
     const first = await client.request<{ tools: Array<{ name: string }> }>('tools/list', { _meta: META });

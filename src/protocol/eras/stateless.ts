@@ -25,6 +25,14 @@ import { HANDSHAKE_VERSIONS } from '../versions.js';
 import { type EraHost, type ServerEra, toolInputErrorResult } from './era.js';
 
 const INPUT_KEYS = new Set(['inputResponses', 'requestState']);
+/** Methods of the handshake era that the stateless revision removed (subscriptions/listen replaces subscribe). */
+const REMOVED_METHODS = new Set<string>([
+  Method.Initialize,
+  Method.Ping,
+  Method.LoggingSetLevel,
+  Method.ResourcesSubscribe,
+  Method.ResourcesUnsubscribe,
+]);
 const TASK_METHODS: ReadonlySet<string> = new Set([Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]);
 
 export class StatelessEra implements ServerEra {
@@ -43,7 +51,7 @@ export class StatelessEra implements ServerEra {
       }
       if (method === Method.SubscriptionsListen) return await this.host.subscriptions.listen(own, ctx);
       if (TASK_METHODS.has(method)) return await this.task(method, own, ctx);
-      if (method === Method.Initialize || method === Method.LoggingSetLevel) {
+      if (REMOVED_METHODS.has(method)) {
         throw new JsonRpcError(
           ErrorCode.MethodNotFound,
           `Method not found: "${method}" does not exist in ${envelope.protocolVersion}`,
@@ -199,6 +207,14 @@ function inputResponsesOf(params: Record<string, unknown>): Record<string, unkno
     throw invalidParams(
       'Invalid params: inputResponses must be an object keyed like the inputRequests it answers',
     );
+  }
+  for (const [key, answer] of Object.entries(responses)) {
+    // Each answer is the result of the request it answers (an ElicitResult, a CreateMessageResult...).
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+      throw invalidParams(
+        `Invalid params: inputResponses["${key}"] must be an object, the result of the input request it answers`,
+      );
+    }
   }
   return responses as Record<string, unknown>;
 }

@@ -5,11 +5,12 @@
 // that the transport layer holds no MCP method name.
 
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcPayload, type JsonRpcRequest } from '../../jsonrpc/messages.js';
 import type { HttpBinding, StandaloneDecision } from '../../transport/http/binding.js';
 import { sessionlessState } from '../eras/handshake.js';
 import { Method, Notification } from '../methods.js';
-import { MetaKey } from '../stateless.js';
+import { MetaKey, readEnvelope } from '../stateless.js';
 import { HANDSHAKE_VERSIONS } from '../versions.js';
 import { type HeaderReader, headerMismatch, statelessVersionOf } from './metadata-headers.js';
 import { type ParamHeader, paramHeaderMismatch } from './param-headers.js';
@@ -47,8 +48,13 @@ export function mcpHttpBinding(options: McpHttpBindingOptions = {}): HttpBinding
       if (single?.kind === 'request' && version !== undefined) {
         const mismatch =
           headerMismatch(header, single.message, version) ?? paramMismatch(header, single.message);
-        if (!mismatch) return { kind: 'exchange', id: single.message.id };
-        return refuse(`Header mismatch: ${mismatch}`, ErrorCode.HeaderMismatch, single.message.id);
+        if (mismatch)
+          return refuse(`Header mismatch: ${mismatch}`, ErrorCode.HeaderMismatch, single.message.id);
+        // A request whose envelope is incomplete is a bad request, answered 400 with the -32602 the era
+        // would give it (the era still checks it, for the transports that have no status).
+        const invalid = envelopeProblem(single.message.params);
+        if (invalid) return refuse(invalid, ErrorCode.InvalidParams, single.message.id);
+        return { kind: 'exchange', id: single.message.id };
       }
       const named = header('mcp-protocol-version');
       if (named === undefined || versions.includes(named) || !isStatelessVersion(named)) return undefined;
@@ -57,9 +63,10 @@ export function mcpHttpBinding(options: McpHttpBindingOptions = {}): HttpBinding
         return refuse(`Invalid Request: JSON-RPC batches do not exist in ${named}`, ErrorCode.InvalidRequest);
       }
       if (single?.kind === 'request') {
+        // Every request of the revision must name it in _meta: without it the params are invalid.
         return refuse(
-          `Header mismatch: MCP-Protocol-Version says ${named}, but the body's _meta has no "${MetaKey.ProtocolVersion}"`,
-          ErrorCode.HeaderMismatch,
+          `Invalid params: MCP-Protocol-Version says ${named}, but the body's _meta has no "${MetaKey.ProtocolVersion}" (every request of ${named} carries it)`,
+          ErrorCode.InvalidParams,
           single.message.id,
         );
       }
@@ -91,6 +98,18 @@ export function mcpHttpBinding(options: McpHttpBindingOptions = {}): HttpBinding
       return typeof id === 'string' || typeof id === 'number' ? id : undefined;
     },
   };
+}
+
+/** Why the envelope of a stateless request is invalid params (-32602), if it is. */
+function envelopeProblem(params: unknown): string | undefined {
+  try {
+    readEnvelope(params);
+    return undefined;
+  } catch (error) {
+    return error instanceof JsonRpcError && error.code === ErrorCode.InvalidParams
+      ? error.message
+      : undefined;
+  }
 }
 
 function refuse(message: string, code: number, id: JsonRpcRequest['id'] | null = null): StandaloneDecision {

@@ -31,7 +31,8 @@ export function decodeHeaderValue(value: string): string | undefined {
   const match = SENTINEL.exec(value);
   if (!match) return value;
   const encoded = match[1]!;
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return undefined;
+  // Strict base64: whole groups of four, padded; Buffer would decode a truncated or unpadded value too.
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
   return Buffer.from(encoded, 'base64').toString('utf8');
 }
 

@@ -9,6 +9,7 @@ import { registerDemoTools } from './demo-tools.js';
 import { registerExtensionTools } from './extension-tools.js';
 import { registerInputRequiredTools } from './input-required-tools.js';
 import { type ResourceOptions, registerPrompts, registerResources } from './resources-prompts.js';
+import { registerStatelessDiagnostics } from './stateless-diagnostics.js';
 
 export interface EverythingServerOptions extends ResourceOptions {
   version?: string;
@@ -27,6 +28,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   });
   registerConformanceTools(server);
   registerInputRequiredTools(server);
+  registerStatelessDiagnostics(server);
   registerDemoTools(server);
   registerExtensionTools(server);
   registerResources(server, options);
