@@ -165,7 +165,10 @@ describe('the command line in the first hour', () => {
   it('bug: $ref was not followed (tools showed any) and a JSON object argument was sent as a string', async () => {
     const everything = ['--', process.execPath, bin, 'serve', 'everything'];
     const tools = await mcpwire(['tools', ...everything]);
-    assert.match(tools.stdout, /json_schema_2020_12_tool\(name\?: string, address\?: object, contactMethod\?: string/);
+    assert.match(
+      tools.stdout,
+      /json_schema_2020_12_tool\(name\?: string, address\?: object, contactMethod\?: string/,
+    );
     const called = await mcpwire([
       'call',
       'json_schema_2020_12_tool',

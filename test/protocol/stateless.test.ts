@@ -142,7 +142,9 @@ describe('2026-07-28 on the server', () => {
   )`bug: ping, resources/subscribe and resources/unsubscribe were served in 2026-07-28, which removed them`, async () => {
     const { client } = connect();
     for (const method of ['ping', 'resources/subscribe', 'resources/unsubscribe', 'logging/setLevel']) {
-      const error = await failure(client.request(method, { _meta: META, uri: 'file:///project/src/main.rs' }));
+      const error = await failure(
+        client.request(method, { _meta: META, uri: 'file:///project/src/main.rs' }),
+      );
       assert.equal(error.code, -32601, method);
     }
     // A handshake-era ping is still answered.
