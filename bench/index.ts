@@ -19,6 +19,7 @@ import { environment, type SuiteResult, versions, writeResults } from './lib/res
 import type { Suite } from './lib/suite.js';
 import { canCollectGarbage } from './lib/timing.js';
 import { client } from './suites/client.js';
+import { fleet } from './suites/fleet.js';
 import { framing } from './suites/framing.js';
 import { httpClient } from './suites/http-client.js';
 import { inspectPage } from './suites/inspect-page.js';
@@ -27,7 +28,17 @@ import { server } from './suites/server.js';
 import { trace } from './suites/trace.js';
 import { traceHttp } from './suites/trace-http.js';
 
-const SUITES: Suite[] = [framing, roundtrip, server, client, httpClient, trace, traceHttp, inspectPage];
+const SUITES: Suite[] = [
+  framing,
+  roundtrip,
+  server,
+  client,
+  httpClient,
+  trace,
+  traceHttp,
+  inspectPage,
+  fleet,
+];
 
 // Only a full run of every suite replaces latest.json, which the README's tables are made from; a quick or
 // partial run writes partial.json (not kept in git) so that it cannot overwrite them by accident.

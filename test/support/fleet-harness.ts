@@ -111,7 +111,12 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-export async function startFleet(count: number, extraArgs: string[] = []): Promise<Fleet> {
+/** `redis: false` starts the instances without Redis (each alone: only one makes sense), for comparison. */
+export async function startFleet(
+  count: number,
+  extraArgs: string[] = [],
+  { redis: useRedis = true }: { redis?: boolean } = {},
+): Promise<Fleet> {
   requireBinary('redis-server', 'redis-server');
   requireBinary('haproxy', 'haproxy');
   const dir = mkdtempSync(join(tmpdir(), 'mcpwire-fleet-'));
@@ -136,8 +141,7 @@ export async function startFleet(count: number, extraArgs: string[] = []): Promi
           'everything',
           '--http',
           String(port),
-          '--redis',
-          redis.url,
+          ...(useRedis ? ['--redis', redis.url] : []),
           '--request-state-key',
           'a shared secret of the test fleet',
           ...extraArgs,
@@ -146,7 +150,11 @@ export async function startFleet(count: number, extraArgs: string[] = []): Promi
       );
       const instance = new Instance(port, child);
       instances.push(instance);
-      const line = await waitFor(child, /fleet instance (\w+)/, `instance ${i + 1}`);
+      const line = await waitFor(
+        child,
+        useRedis ? /fleet instance (\w+)/ : /listening on \S+/,
+        `instance ${i + 1}`,
+      );
       instance.id = line.split(' ').pop() ?? '';
     }
     const port = await freePort();

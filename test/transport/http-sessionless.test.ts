@@ -7,6 +7,17 @@ import { after, before, describe, it } from 'node:test';
 import { createEverythingServer } from '../../src/servers/everything/index.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
 
+/** The parts of a JSON-RPC answer these tests read. */
+interface Answer {
+  result: {
+    protocolVersion?: string;
+    content?: unknown;
+    tools: unknown[];
+    isError?: boolean;
+  };
+  error?: { message: string };
+}
+
 const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
 
 describe('sessionless serving (handshake era)', { timeout: 30_000 }, () => {
@@ -26,7 +37,7 @@ describe('sessionless serving (handshake era)', { timeout: 30_000 }, () => {
       headers: { ...HEADERS, ...headers },
       body: JSON.stringify(body),
     });
-    return { response, body: (await response.json()) as Record<string, any> };
+    return { response, body: (await response.json()) as Answer };
   };
 
   it('answers initialize without a session id', async () => {
