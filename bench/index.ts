@@ -23,6 +23,7 @@ import { fleet } from './suites/fleet.js';
 import { framing } from './suites/framing.js';
 import { httpClient } from './suites/http-client.js';
 import { inspectPage } from './suites/inspect-page.js';
+import { proxy } from './suites/proxy.js';
 import { roundtrip } from './suites/roundtrip.js';
 import { server } from './suites/server.js';
 import { trace } from './suites/trace.js';
@@ -36,6 +37,7 @@ const SUITES: Suite[] = [
   httpClient,
   trace,
   traceHttp,
+  proxy,
   inspectPage,
   fleet,
 ];

@@ -9,7 +9,9 @@ export function startHttpServer(command, args) {
     child.stdout.on('data', (chunk) => {
       seen += chunk;
       const match = /"url":"([^"]+)"/.exec(seen);
-      if (match) resolve({ url: match[1], pid: child.pid, stop: () => child.stdin.end() });
+      // A server command that fronts another process (a bridge) may name the pid to measure.
+      const pid = Number(/"pid":(\d+)/.exec(seen)?.[1] ?? child.pid);
+      if (match) resolve({ url: match[1], pid, stop: () => child.stdin.end() });
     });
     child.once('exit', (code) => reject(new Error(`the HTTP server exited (${code}) before listening`)));
   });

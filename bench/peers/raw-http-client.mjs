@@ -28,7 +28,8 @@ await driveMcp(async (command, args) => {
           const text = Buffer.concat(chunks).toString('utf8');
           const json = text.startsWith('{')
             ? text
-            : text.slice(text.indexOf('data: ') + 6, text.indexOf('\n\n'));
+            : // The first event that carries a message: a priming event (an id and empty data) may come first.
+              text.slice(text.indexOf('data: {') + 6, text.indexOf('\n', text.indexOf('data: {')));
           resolve(JSON.parse(json));
         });
       });
