@@ -138,6 +138,9 @@ export async function runTool(
       throw error;
     return errorResult(error instanceof Error ? error.message : String(error));
   }
+  // A handler that made a task of the call itself (context.tasks.start, after gathering input, say)
+  // returns the task: it goes out as it is.
+  if ((output as { resultType?: unknown }).resultType === 'task') return output as CallToolResult;
   return finishOutput(registered, output);
 }
 

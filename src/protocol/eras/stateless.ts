@@ -180,6 +180,14 @@ export class StatelessEra implements ServerEra {
         `Method not found: ${method} belongs to the tasks extension ("${Extension.Tasks}"), which this server does not offer`,
       );
     }
+    // The extension's methods belong to requests that declare it (SEP-2575, missing capabilities).
+    if (!(Extension.Tasks in extensionsOf(readEnvelope(params).clientCapabilities))) {
+      throw new JsonRpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `"${method}" needs the "${Extension.Tasks}" extension declared in the request's client capabilities`,
+        { requiredCapabilities: { extensions: { [Extension.Tasks]: {} } } },
+      );
+    }
     let result: Record<string, unknown> = {};
     if (method === Method.TasksGet) result = { ...(await tasks.get(params.taskId, ctx.auth)) };
     else if (method === Method.TasksUpdate)

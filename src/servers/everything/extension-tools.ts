@@ -2,6 +2,8 @@
 // optional confirmation asked mid-task and cancellation; and a small MCP App (io.modelcontextprotocol/ui):
 // a counter whose HTML is a ui:// resource, a tool linked to it, and a tool only the app calls.
 
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../../jsonrpc/errors.js';
 import type { McpServer } from '../../server/server.js';
 
 const COUNTER_URI = 'ui://everything/counter.html';
@@ -123,4 +125,117 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/**
+ * The task fixtures the official conformance suite's tasks scenarios call (0.2): a sync tool, a
+ * task-capable sleep that can be cancelled, a tool error and a protocol error inside a task, a task that
+ * asks for one confirmation, and one that asks two questions at once.
+ */
+export function registerTaskFixtures(server: McpServer): void {
+  server.tool(
+    {
+      name: 'greet',
+      description: 'Says hello (never a task).',
+      inputSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    },
+    (args) => ({ content: [{ type: 'text', text: `Hello, ${String(args.name ?? 'World')}!` }] }),
+  );
+  server.tool(
+    {
+      name: 'slow_compute',
+      description:
+        'Sleeps `seconds` seconds, then answers; a task when the client declares the tasks extension.',
+      task: 'optional',
+      inputSchema: {
+        type: 'object',
+        properties: { seconds: { type: 'number', minimum: 0, maximum: 600 }, label: { type: 'string' } },
+      },
+    },
+    async (args, ctx) => {
+      const seconds = typeof args.seconds === 'number' ? args.seconds : 1;
+      await pause(seconds * 1000, ctx.signal);
+      const label = typeof args.label === 'string' ? ` (${args.label})` : '';
+      return { content: [{ type: 'text', text: `Computed after ${seconds} s${label}` }] };
+    },
+  );
+  server.tool(
+    { name: 'failing_job', description: 'Runs only as a task, then reports a tool error.', task: 'required' },
+    async (_args, ctx) => {
+      await pause(1000, ctx.signal);
+      return { content: [{ type: 'text', text: 'The job failed: nothing to do' }], isError: true };
+    },
+  );
+  server.tool(
+    { name: 'protocol_error_job', description: 'A task that ends in a JSON-RPC error.', task: 'optional' },
+    () => {
+      throw new JsonRpcError(ErrorCode.InternalError, 'the job crashed');
+    },
+  );
+  server.tool(
+    {
+      name: 'confirm_delete',
+      description: 'Asks to confirm before it "deletes" a file (it deletes nothing).',
+      task: 'optional',
+      inputSchema: { type: 'object', properties: { filename: { type: 'string' } } },
+    },
+    async (args, ctx) => {
+      const filename = String(args.filename ?? 'file');
+      const answer = await ctx.elicit({
+        mode: 'form',
+        message: `Delete ${filename}?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean' } },
+          required: ['confirm'],
+        },
+      });
+      const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
+      return { content: [{ type: 'text', text: confirmed ? `Deleted ${filename}` : `Kept ${filename}` }] };
+    },
+  );
+  server.tool(
+    {
+      name: 'test_tool_with_task',
+      description: 'Asks for a name (multi round-trip), then finishes as a task that greets it.',
+    },
+    async (_args, ctx) => {
+      if (!ctx.tasks) {
+        throw new JsonRpcError(
+          ErrorCode.MissingRequiredClientCapability,
+          'test_tool_with_task runs as a task: declare the io.modelcontextprotocol/tasks extension',
+          { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+        );
+      }
+      // The input comes first, in the call's own rounds; the task starts once it is there.
+      const answer = await ctx.elicit({
+        mode: 'form',
+        message: 'What is your name?',
+        requestedSchema: {
+          type: 'object',
+          properties: { user_name: { type: 'string' } },
+          required: ['user_name'],
+        },
+      });
+      const name = String(answer.content?.name ?? 'nobody');
+      return ctx.tasks.start(async () => ({ content: [{ type: 'text', text: `Hello, ${name}!` }] }));
+    },
+  );
+  server.tool(
+    { name: 'multi_input', description: 'Asks two questions at once.', task: 'optional' },
+    async (_args, ctx) => {
+      const ask = (message: string) =>
+        ctx.elicit({
+          mode: 'form',
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: { name: { type: 'string' }, confirm: { type: 'boolean' } },
+          },
+        });
+      const [first, second] = await Promise.all([ask('First question?'), ask('Second question?')]);
+      const said = [first, second].map((a) => String(a.content?.name ?? a.action));
+      return { content: [{ type: 'text', text: `Answers: ${said.join(', ')}` }] };
+    },
+  );
 }

@@ -6,7 +6,7 @@ import type { RequestStateOptions } from '../../protocol/request-state.js';
 import { McpServer } from '../../server/server.js';
 import { registerConformanceTools } from './conformance-tools.js';
 import { registerDemoTools } from './demo-tools.js';
-import { registerExtensionTools } from './extension-tools.js';
+import { registerExtensionTools, registerTaskFixtures } from './extension-tools.js';
 import { registerInputRequiredTools } from './input-required-tools.js';
 import { type ResourceOptions, registerPrompts, registerResources } from './resources-prompts.js';
 import { registerStatelessDiagnostics } from './stateless-diagnostics.js';
@@ -31,6 +31,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   registerStatelessDiagnostics(server);
   registerDemoTools(server);
   registerExtensionTools(server);
+  registerTaskFixtures(server);
   registerResources(server, options);
   registerPrompts(server);
   return server;
