@@ -89,3 +89,46 @@ describe('a fleet of three endpoints on the in-memory defaults', { timeout: 30_0
     }
   });
 });
+
+describe('an event store that fails (Redis gone in the middle)', { timeout: 30_000 }, () => {
+  it('still answers the request on its SSE stream, without event ids', async () => {
+    const server = new McpServer({ name: 'failing-store', version: '1' });
+    server.tool({ name: 'hello', description: 'Says hello' }, () => ({
+      content: [{ type: 'text', text: 'hello' }],
+    }));
+    const failing = {
+      storeEvent: async (): Promise<string> => {
+        throw new Error('the store is down');
+      },
+      streamOf: async () => undefined,
+      replayAfter: async () => {},
+    };
+    const listener = await server.serveHttp({ eventStore: failing });
+    try {
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        fetch(listener.url, {
+          method: 'POST',
+          headers: { ...HEADERS, ...headers },
+          body: JSON.stringify(body),
+        });
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      const session = init.headers.get('mcp-session-id');
+      assert.ok(session);
+      assert.match(await init.text(), /"protocolVersion"/);
+      const call = await post(
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hello' } },
+        { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' },
+      );
+      const text = await call.text();
+      assert.match(text, /"text":"hello"/);
+      assert.doesNotMatch(text, /^id:/m);
+    } finally {
+      await listener.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
+import { McpwireError } from '../../jsonrpc/local-errors.js';
 import {
   classify,
   type JsonRpcId,
@@ -402,7 +403,9 @@ export class HttpSessionTransport implements Transport {
     const store = this.options.eventStore;
     if (!store || !stream.response) return;
     this.storedStreams.add(stream.id);
-    const id = await store.storeEvent(stream.id, undefined);
+    // Without a store to keep it (Redis gone), there is nothing to resume from: no priming event.
+    const id = await Promise.resolve(store.storeEvent(stream.id, undefined)).catch(() => undefined);
+    if (id === undefined) return;
     stream.response.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
   }
 
@@ -417,7 +420,11 @@ export class HttpSessionTransport implements Transport {
     if (stream.headless) await this.openSse(stream);
     const store = this.options.eventStore;
     if (store) this.storedStreams.add(stream.id);
-    const id = store ? await store.storeEvent(stream.id, message) : undefined;
+    // A store that failed (Redis gone) must not swallow the message: it goes without an id, which only
+    // loses the client the chance to resume after it.
+    const id = store
+      ? await Promise.resolve(store.storeEvent(stream.id, message)).catch(() => undefined)
+      : undefined;
     if (stream.response) {
       stream.response.write(
         formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
@@ -648,14 +655,18 @@ export class HttpSessionTransport implements Transport {
       if (replayed.has(message.e)) return;
       writeEvent(message.e, message.m);
     };
-    let unsubscribe: (() => Promise<void>) | undefined = await fleet.bus.subscribe(
-      channels.stream(streamId),
-      (raw) => {
+    let unsubscribe: (() => Promise<void>) | undefined = await fleet.bus
+      .subscribe(channels.stream(streamId), (raw) => {
         const message = JSON.parse(raw) as StreamMessage;
         if (waiting) waiting.push(message);
         else take(message);
-      },
-    );
+      })
+      .catch((error: Error) => {
+        throw new McpwireError(
+          'FLEET_UNAVAILABLE',
+          `Service Unavailable: the fleet's bus cannot be reached (${error.message}); try again shortly`,
+        );
+      });
     const store = this.options.eventStore;
     return {
       replay: async (after) => {
