@@ -9,6 +9,8 @@ import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { OpeningRequest, Session } from '../protocol/server-definition.js';
 import type { ServerSession } from '../protocol/server-session.js';
+import type { ClientCapabilities } from '../protocol/types.js';
+import { atLeast } from '../protocol/versions.js';
 import { BackLink } from './back-link.js';
 import type { Back, BackProvider } from './forwarder.js';
 
@@ -44,7 +46,7 @@ export class Backs implements BackProvider {
       new McpClient({
         name: info.name,
         version: info.version,
-        ...link.clientOptions(request.capabilities),
+        ...link.clientOptions(carried(request)),
         protocolVersion: request.protocolVersion,
         era,
       });
@@ -139,4 +141,17 @@ export class Backs implements BackProvider {
     }, idle);
     this.idleTimer.unref();
   }
+}
+
+/**
+ * The capabilities the back server is offered for a handshake client: what the client declared, less what
+ * its revision cannot carry (elicitation came with 2025-06-18, its URL mode with 2025-11-25), so that a
+ * server asks for it never, or is refused by its own capability check with a clear error.
+ */
+function carried(request: OpeningRequest): ClientCapabilities {
+  const { elicitation, ...rest } = request.capabilities;
+  if (elicitation === undefined || !atLeast(request.protocolVersion, '2025-06-18')) return rest;
+  if (atLeast(request.protocolVersion, '2025-11-25')) return request.capabilities;
+  const { url: _url, ...form } = elicitation as Record<string, unknown>;
+  return { ...rest, elicitation: form };
 }

@@ -24,7 +24,7 @@ function forwarderFor(backs: Backs): Forwarder {
   return new Forwarder(backs, {
     // A session whose own server ended has lost that server's state: it ends too, and its client starts
     // a new one (a 404 on its next request).
-    onBackClosed: (session) => void (session as ServerSession).close(),
+    onBackClosed: (session) => void (session as ServerSession).close().catch(() => {}),
   });
 }
 
