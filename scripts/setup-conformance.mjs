@@ -31,8 +31,17 @@ function install({ dir, spec }) {
   });
 }
 
+// The 0.2 line (requirement sets per revision, the 2026-07-28 scenarios), in a folder of its own beside 0.1.16,
+// whose scenarios the 0.2 line does not all keep: test/conformance/*-0.2.test.ts run it.
+const SUITE_02 = {
+  dir: join(tools, 'conformance-0.2'),
+  spec: '@modelcontextprotocol/conformance@0.2.0-alpha.12',
+  version: '0.2.0-alpha.12',
+};
+
 if (!installed(NODE.dir, 'node')?.startsWith('22.')) install(NODE);
 if (installed(SUITE.dir, '@modelcontextprotocol/conformance') !== SUITE.version) install(SUITE);
+if (installed(SUITE_02.dir, '@modelcontextprotocol/conformance') !== SUITE_02.version) install(SUITE_02);
 
 const node = join(NODE.dir, 'node_modules', '.bin', 'node');
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
@@ -40,13 +49,20 @@ if (!version.startsWith('v22.')) {
   console.error(`expected Node 22 in ${node}, got ${version}`);
   process.exit(1);
 }
-const pkg = JSON.parse(
-  readFileSync(
-    join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'),
-    'utf8',
-  ),
+/** The suite's entry point in `dir`, from its package.json's bin. */
+function entry(dir) {
+  const base = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance');
+  const pkg = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+  return join(base, typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0]);
+}
+writeFileSync(
+  join(tools, 'conformance.json'),
+  `${JSON.stringify({ node, conformance: entry(SUITE.dir) })}\n`,
 );
-const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0];
-const conformance = join(SUITE.dir, 'node_modules', '@modelcontextprotocol', 'conformance', bin);
-writeFileSync(join(tools, 'conformance.json'), `${JSON.stringify({ node, conformance })}\n`);
-process.stdout.write(`conformance suite ${SUITE.version} and Node ${version} are in .tools/\n`);
+writeFileSync(
+  join(tools, 'conformance-0.2.json'),
+  `${JSON.stringify({ node, conformance: entry(SUITE_02.dir) })}\n`,
+);
+process.stdout.write(
+  `conformance suites ${SUITE.version} and ${SUITE_02.version} and Node ${version} are in .tools/\n`,
+);

@@ -23,9 +23,12 @@ export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
 const SETUP = 'node scripts/setup-conformance.mjs';
 
+/** Which installed suite: 0.1.16 (conformance.json) or the 0.2 line (conformance-0.2.json). */
+export type SuiteLine = '0.1' | '0.2';
+
 /** Node 22 and the suite, where the setup put them; an error naming the setup when they are not there. */
-export function conformanceTools(): { node: string; conformance: string } {
-  const file = path.join(repoRoot, '.tools', 'conformance.json');
+export function conformanceTools(line: SuiteLine = '0.1'): { node: string; conformance: string } {
+  const file = path.join(repoRoot, '.tools', line === '0.1' ? 'conformance.json' : 'conformance-0.2.json');
   if (!existsSync(file)) {
     throw new Error(`the conformance suite is not installed: run "${SETUP}" (npm run test:conformance does)`);
   }

@@ -80,8 +80,15 @@ export class StatelessEra implements ClientEra {
     let discovered: DiscoverResult;
     try {
       discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, { timeout });
-    } catch {
-      return undefined;
+    } catch (error) {
+      // A server that refuses the version but names one this client speaks gets asked once more (the
+      // refusal may come from a front that was not ready for it); anything else means another era.
+      if (!offersStatelessVersion(error)) return undefined;
+      try {
+        discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, { timeout });
+      } catch {
+        return undefined;
+      }
     }
     const versions = Array.isArray(discovered?.supportedVersions) ? discovered.supportedVersions : [];
     if (!versions.some((v) => (STATELESS_VERSIONS as readonly string[]).includes(v))) return undefined;
@@ -281,4 +288,13 @@ export class StatelessEra implements ClientEra {
     }
     return responses;
   }
+}
+
+/** Whether an error is -32022 (unsupported protocol version) naming a stateless version this client speaks. */
+function offersStatelessVersion(error: unknown): boolean {
+  if (!(error instanceof JsonRpcError) || error.code !== ErrorCode.UnsupportedProtocolVersion) return false;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return (
+    Array.isArray(supported) && supported.some((v) => (STATELESS_VERSIONS as readonly string[]).includes(v))
+  );
 }
