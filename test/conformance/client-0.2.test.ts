@@ -38,7 +38,7 @@ describe('conformance 0.2: client requirement sets', () => {
         'client',
         ['--command', command, '--requirements', revision],
         600_000,
-        '0.2',
+        SUITE_02,
       );
       results.set(revision, run);
       saved.push(...run.map((result) => ({ ...result, revision })));
