@@ -6,6 +6,7 @@
 //                                                the official SDK's and server-everything's
 //   node scripts/update-readme.mjs conformance   from the last conformance run (.tools/conformance-*.json,
 //                                                written by the tests in test/conformance)
+//   node scripts/update-readme.mjs conformance-0.2  the same for suite 0.2, a table per revision set
 //   node scripts/update-readme.mjs bench         from the last `npm run bench` (bench/results/latest.json)
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -164,6 +165,44 @@ function conformance() {
   replaceSection('conformance', parts.join('\n'));
 }
 
+/** The 0.2 suite's requirement sets, one table a revision and side (.tools/conformance-0.2-*.json). */
+function conformance02() {
+  const parts = [];
+  const sides = ['server', 'client'].map((side) => {
+    const file = join(root, '.tools', `conformance-0.2-${side}.json`);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run the conformance tests first (npm test)`);
+    return [side, JSON.parse(readFileSync(file, 'utf8'))];
+  });
+  const revisions = [...new Set(sides.flatMap(([, results]) => results.map((r) => r.revision)))].sort();
+  for (const revision of revisions) {
+    for (const [side, results] of sides) {
+      const own = results.filter((r) => r.revision === revision);
+      if (own.length === 0) continue;
+      parts.push(
+        `**${revision}, ${side} scenarios**`,
+        '',
+        '| scenario | checks passed | result |',
+        '| --- | --- | --- |',
+      );
+      for (const result of own.sort((a, b) => a.scenario.localeCompare(b.scenario))) {
+        // SKIPPED checks do not apply (a capability the client does not declare, say): not counted.
+        const checks = result.checks.filter((c) => c.status !== 'INFO' && c.status !== 'SKIPPED');
+        const passed = checks.filter((c) => c.status === 'SUCCESS').length;
+        const extension = /^(tasks-|sep-2640-)/.test(result.scenario) ? ' (extension, not scored)' : '';
+        const verdict =
+          checks.length === 0
+            ? '– skipped by the suite'
+            : passed === checks.length
+              ? '✅ pass'
+              : `❌ ${checks.length - passed} failed`;
+        parts.push(`| \`${result.scenario}\`${extension} | ${passed}/${checks.length} | ${verdict} |`);
+      }
+      parts.push('');
+    }
+  }
+  replaceSection('conformance-0.2', parts.join('\n'));
+}
+
 function bench() {
   const file = join(root, 'bench', 'results', 'latest.json');
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run bench first`);
@@ -235,10 +274,12 @@ function bench() {
   replaceSection('bench', lines.join('\n'));
 }
 
-const tasks = { doctor, 'doctor-http': doctorHttp, conformance, bench };
+const tasks = { doctor, 'doctor-http': doctorHttp, conformance, 'conformance-0.2': conformance02, bench };
 const names = process.argv.slice(2);
 if (names.length === 0 || names.some((n) => !tasks[n])) {
-  console.error('usage: node scripts/update-readme.mjs doctor|doctor-http|conformance|bench ...');
+  console.error(
+    'usage: node scripts/update-readme.mjs doctor|doctor-http|conformance|conformance-0.2|bench ...',
+  );
   process.exit(2);
 }
 for (const name of names) await tasks[name]();
