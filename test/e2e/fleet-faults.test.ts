@@ -3,6 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { McpClient } from '../../src/client/client.js';
+import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import { type Fleet, startFleet } from '../support/fleet-harness.js';
 
 const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
@@ -169,6 +171,26 @@ describe('faults of a fleet', { timeout: 120_000 }, () => {
       }
     }
     assert.equal(served, 3);
+    // The bus is back too: a sampling answer POSTed to another instance reaches the one that asked.
+    const client = new McpClient({
+      name: 'after-restart',
+      version: '1',
+      era: 'handshake',
+      onSampling: async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'still here' },
+        model: 'm',
+      }),
+    });
+    await client.connect(new HttpClientTransport(fleet.url));
+    try {
+      for (let i = 0; i < 3; i++) {
+        const sampled = await client.callTool('sampleLLM', { prompt: `p${i}` });
+        assert.match(JSON.stringify(sampled.content), /still here/);
+      }
+    } finally {
+      await client.close();
+    }
     for (const instance of fleet.instances.filter((i) => i.child.signalCode === null)) {
       assert.equal(instance.child.exitCode, null, 'an instance exited');
     }
