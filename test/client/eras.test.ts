@@ -172,6 +172,31 @@ describe('McpClient eras', () => {
   });
 });
 
+describe('McpClient probe refused with -32022', () => {
+  it('bug: a -32022 naming a version the client speaks made it fall back to initialize; it asks again', async () => {
+    const [clientSide, serverSide] = createInMemoryPair();
+    const server = new Connection(serverSide);
+    const seen: string[] = [];
+    server.onOtherRequest((_params, ctx) => {
+      seen.push(ctx.method);
+      if (ctx.method !== 'server/discover') throw new JsonRpcError(-32601, 'Method not found');
+      if (seen.length === 1) {
+        throw new JsonRpcError(-32022, 'Unsupported protocol version', {
+          supported: ['2026-07-28'],
+          requested: '2026-07-28',
+        });
+      }
+      return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} };
+    });
+    server.start();
+    const client = new McpClient({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    assert.equal(client.era, 'stateless');
+    assert.deepEqual(seen, ['server/discover', 'server/discover']);
+    await client.close();
+  });
+});
+
 describe('McpClient.ping in the stateless era', () => {
   it('bug: ping returned the whole server/discover result although it is typed as empty; it resolves to {}', async () => {
     const client = await clientFor();
