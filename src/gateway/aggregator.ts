@@ -137,10 +137,13 @@ export class Aggregator implements ServerDefinition {
         return (params, context, session) => this.callUri(method, params, context, session);
       case Method.ResourcesSubscribe:
       case Method.ResourcesUnsubscribe:
-        return async (params, context, session) => {
-          const result = await this.callUri(method, params, context, session);
-          session.setSubscription(String(params.uri), method === Method.ResourcesSubscribe);
-          return result;
+        return async (params, _context, session) => {
+          if (typeof params.uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
+          await this.routeUri(params.uri);
+          // Not forwarded as is: subscriptionChanged follows the URI through each back client's own era
+          // (a 2026-07-28 server has no resources/subscribe; its client listens instead).
+          session.setSubscription(params.uri, method === Method.ResourcesSubscribe);
+          return {};
         };
       case Method.CompletionComplete:
         return (params, context, session) => this.complete(params, context, session);

@@ -167,10 +167,19 @@ export class Forwarder implements ServerDefinition {
     context: RequestContext,
     session: Session,
   ): Promise<Record<string, unknown>> {
-    const result = await this.forward(method, params, context, session);
-    if (typeof params.uri === 'string')
-      session.setSubscription(params.uri, method === Method.ResourcesSubscribe);
-    return result;
+    if (typeof params.uri !== 'string') return this.forward(method, params, context, session);
+    // Through the back client's own era, not forwarded as is: a 2026-07-28 server has no
+    // resources/subscribe (the client follows the URI on its subscriptions/listen stream instead). The
+    // shared back is told by subscriptionChanged, once per URI; a session's own back here.
+    const subscribing = method === Method.ResourcesSubscribe;
+    const own = this.sessionBacks.get(session);
+    if (own) {
+      const options = { timeout: this.options.timeout ?? 3_600_000, signal: context.signal };
+      if (subscribing) await own.client.subscribeResource(params.uri, options);
+      else await own.client.unsubscribeResource(params.uri, options);
+    }
+    session.setSubscription(params.uri, subscribing);
+    return {};
   }
 
   private async forward(
