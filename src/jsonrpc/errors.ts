@@ -8,7 +8,7 @@ import type { JsonRpcErrorObject, JsonRpcId } from './messages.js';
  * and data; a request that fails at the peer rejects with one.
  */
 export class JsonRpcError extends Error {
-  override readonly name = 'JsonRpcError';
+  override readonly name: string = 'JsonRpcError';
   constructor(
     readonly code: number,
     message: string,

@@ -7,15 +7,30 @@ export function invalidParams(message: string, data?: unknown): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, message, data);
 }
 
-/** A request to the client that the client said it cannot serve (no such capability). */
-export class CapabilityError extends Error {
-  override readonly name = 'CapabilityError';
+/**
+ * A request to the client that the client said it cannot serve (no such capability). A handler that lets
+ * it escape answers with -32021 and the capability it needed (what 2026-07-28 names
+ * MissingRequiredClientCapabilityError, in the server-defined range on the earlier revisions too), not
+ * with an internal error: the server is fine, the client lacks something, and the data says what.
+ */
+export class CapabilityError extends JsonRpcError {
+  override readonly name: string = 'CapabilityError';
   constructor(
     readonly capability: string,
     readonly method: string,
   ) {
-    super(`the client did not declare the "${capability}" capability, so "${method}" cannot be sent to it`);
+    super(
+      ErrorCode.MissingRequiredClientCapability,
+      `the client did not declare the "${capability}" capability, so "${method}" cannot be sent to it`,
+      { requiredCapabilities: requiredCapabilities(capability) },
+    );
   }
+}
+
+/** `elicitation.url` → `{ elicitation: { url: {} } }`. */
+function requiredCapabilities(capability: string): Record<string, unknown> {
+  const [head, ...rest] = capability.split('.');
+  return { [head!]: rest.length === 0 ? {} : requiredCapabilities(rest.join('.')) };
 }
 
 /**

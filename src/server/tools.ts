@@ -3,7 +3,7 @@
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { AppToolLink } from '../protocol/apps.js';
 import type { RequestContext } from '../protocol/context.js';
-import { invalidParams, ToolInputError } from '../protocol/errors.js';
+import { CapabilityError, invalidParams, ToolInputError } from '../protocol/errors.js';
 import { InputRequired } from '../protocol/stateless.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
 import { linkToolMeta } from './apps.js';
@@ -133,7 +133,9 @@ export async function runTool(
       typeof (returned as { then?: unknown }).then === 'function' ? await returned : (returned as ToolOutput);
   } catch (error) {
     // A protocol error the handler raised on purpose goes out as one; anything else is the tool failing.
-    // (and a request for input of the stateless revision ends the round, it is no failure).
+    // (and a request for input of the stateless revision ends the round, it is no failure). A client
+    // capability the tool needed but the client lacks is the tool failing, which the model can read.
+    if (error instanceof CapabilityError) return errorResult(error.message);
     if (error instanceof JsonRpcError || error instanceof ToolInputError || error instanceof InputRequired)
       throw error;
     return errorResult(error instanceof Error ? error.message : String(error));

@@ -134,6 +134,28 @@ describe('requests to the client', () => {
     await both.close();
   });
 
+  it('[stateless.missing-capability, prompts.get] answers a prompt that needed an undeclared client capability with -32021 naming it, not an internal error', async () => {
+    for (const revision of HANDSHAKE_REVISIONS) {
+      const s = new McpServer({ name: 'asks', version: '1.0.0' });
+      s.prompt({ name: 'needs_context' }, async (_args, ctx) => {
+        await ELICIT(ctx);
+        return { messages: [] };
+      });
+      const wire = await Wire.open(s, revision);
+      const error = await wire.error('prompts/get', { name: 'needs_context' });
+      assert.deepEqual(
+        error,
+        {
+          code: -32021,
+          message: new CapabilityError('elicitation', 'elicitation/create').message,
+          data: { requiredCapabilities: { elicitation: {} } },
+        },
+        revision,
+      );
+      await wire.close();
+    }
+  });
+
   it('[client.sampling, tools.execution-error] turns an unhandled capability refusal into an isError tool result', async () => {
     const wire = await Wire.open(server(SAMPLE), '2025-11-25');
     const result = await wire.result('tools/call', { name: 'ask_unguarded' });

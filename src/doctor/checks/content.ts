@@ -105,6 +105,7 @@ export const contentChecks: Check[] = [
       const problems: string[] = [];
       const completes = Boolean((init.capabilities as Record<string, unknown>).completions);
       const guessed: string[] = [];
+      const unchecked: string[] = [];
       for (const prompt of (await listAll(peer, 'prompts/list', 'prompts')).slice(0, MAX_ITEMS)) {
         const name = String(prompt.name);
         for (const e of await validateAgainst(revision, 'Prompt', prompt))
@@ -116,6 +117,15 @@ export const contentChecks: Check[] = [
         for (const argument of required)
           args[argument.name] = await guessArgument(peer, completes, name, argument.name, args);
         const response = await peer.request('prompts/get', { name, arguments: args });
+        const needs = capabilitiesNeeded(response);
+        if (needs) {
+          // A prompt that must ask the client first (elicitation, sampling) and says so with -32021 is
+          // right: the doctor declares no client capabilities, so its messages cannot be checked here.
+          unchecked.push(
+            `prompt "${name}" needs the client capabilities ${needs}, which the doctor does not declare`,
+          );
+          continue;
+        }
         if ('error' in response) {
           // Arguments we had to guess may simply be wrong for this prompt: that is not the server's fault.
           if (required.length > 0)
@@ -130,11 +140,19 @@ export const contentChecks: Check[] = [
         }
       }
       summarize(problems);
-      if (guessed.length > 0) return warn(...guessed);
-      return undefined;
+      if (guessed.length > 0) return warn(...guessed, ...unchecked);
+      return unchecked.length > 0 ? { status: 'pass', details: unchecked } : undefined;
     },
   },
 ];
+
+/** The capabilities a -32021 answer says the request needs (`elicitation, sampling`), if it is one. */
+function capabilitiesNeeded(response: Record<string, unknown>): string | undefined {
+  const error = response.error as { code?: unknown; data?: { requiredCapabilities?: unknown } } | undefined;
+  const required = error?.code === -32021 ? error.data?.requiredCapabilities : undefined;
+  if (!required || typeof required !== 'object') return undefined;
+  return Object.keys(required).join(', ') || undefined;
+}
 
 /** A value for a required prompt argument: the server's first completion when it offers completions. */
 async function guessArgument(
