@@ -106,7 +106,7 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     assert.equal(statSync(authFile).mode & 0o777, 0o600);
     assert.equal(statSync(path.dirname(authFile)).mode & 0o777, 0o700);
     const stored = JSON.parse(readFileSync(authFile, 'utf8'));
-    const tokens = stored[url].tokens;
+    const tokens = stored[`${as.issuer} ${url}`].tokens; // keyed by issuer and resource
     assert.ok(tokens.access_token && tokens.refresh_token);
     for (const token of [tokens.access_token, tokens.refresh_token]) {
       assert.ok(!out.text.includes(token) && !stdout.includes(token), 'no token is printed');
@@ -120,13 +120,16 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
 
   it('refreshes a stored token that the server refuses, without a login', async () => {
     const stored = JSON.parse(readFileSync(authFile, 'utf8'));
-    stored[url].tokens.access_token = 'not-a-valid-token';
+    stored[`${as.issuer} ${url}`].tokens.access_token = 'not-a-valid-token';
     const { writeFileSync } = await import('node:fs');
     writeFileSync(authFile, JSON.stringify(stored), { mode: 0o600 });
     const call = await runCli(['call', 'echo', 'message=hi', '--url', url], 60_000, env);
     assert.equal(call.code, 0, call.stderr);
     assert.match(call.stdout, /hi/);
-    assert.notEqual(JSON.parse(readFileSync(authFile, 'utf8'))[url].tokens.access_token, 'not-a-valid-token');
+    assert.notEqual(
+      JSON.parse(readFileSync(authFile, 'utf8'))[`${as.issuer} ${url}`].tokens.access_token,
+      'not-a-valid-token',
+    );
   });
 
   it('logout forgets the tokens: the next command needs a login again', async () => {
@@ -160,13 +163,13 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stderr, new RegExp(`Logged in to .* at ${as.issuer}`));
     assert.equal(
-      JSON.parse(readFileSync(authFile, 'utf8'))[url].client.token_endpoint_auth_method,
+      JSON.parse(readFileSync(authFile, 'utf8'))[`${as.issuer} ${url}`].client.token_endpoint_auth_method,
       'private_key_jwt',
     );
 
     // A client credentials token comes without a refresh token: the next one is a new grant, signed again.
     const stored = JSON.parse(readFileSync(authFile, 'utf8'));
-    stored[url].tokens.access_token = 'not-a-valid-token';
+    stored[`${as.issuer} ${url}`].tokens.access_token = 'not-a-valid-token';
     writeFileSync(authFile, JSON.stringify(stored), { mode: 0o600 });
     const call = await runCli(['call', 'echo', 'message=machine', '--url', url], 60_000, env);
     assert.equal(call.code, 0, call.stderr);

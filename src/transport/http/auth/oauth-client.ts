@@ -134,6 +134,8 @@ export class OAuthClient implements HttpAuthorization {
   private recovering: Promise<boolean> | undefined;
   private discovered: Discovered | undefined;
   private stepUps = 0;
+  /** The header of the token the last refresh on a 401 gave: refused too, it is not refreshed again. */
+  private refreshedHeader: string | undefined;
   /** DPoP nonces the authorization server and the resource server last gave. */
   private asNonce: string | undefined;
   private rsNonce: string | undefined;
@@ -225,7 +227,17 @@ export class OAuthClient implements HttpAuthorization {
     if (refusal.status !== 401) return false;
     this.stepUps = 0;
     // A token that was sent and refused is worth a refresh first; with no token, go straight to a grant.
-    if (sent !== undefined && this.record?.tokens?.refresh_token && (await this.refresh())) return true;
+    // A token fresh from a refresh and refused all the same is not: the server wants another
+    // authorization server's tokens now (it moved), and only discovery finds which.
+    if (
+      sent !== undefined &&
+      sent !== this.refreshedHeader &&
+      this.record?.tokens?.refresh_token &&
+      (await this.refresh())
+    ) {
+      this.refreshedHeader = this.header();
+      return true;
+    }
     await this.obtain(challenge, this.options.scope ?? challenge.scope);
     return true;
   }
@@ -277,8 +289,14 @@ export class OAuthClient implements HttpAuthorization {
     const { issuer, metadata } = found;
     let record = this.record;
     if (!record || record.issuer !== issuer) {
-      // Credentials belong to the authorization server that issued them: another one starts afresh.
-      record = { resource: this.resource, issuer };
+      // Credentials belong to the authorization server that issued them: another one gets what is kept
+      // from it (its registration of this client), or starts afresh. Checked again here, for a store
+      // that ignores the issuer.
+      const kept = await this.store.load(this.resource, issuer);
+      record =
+        kept?.issuer === issuer && kept.resource === this.resource
+          ? kept
+          : { resource: this.resource, issuer };
     }
     // RFC 8707 by RFC 9728: the resource identifier as the server publishes it, character for character
     // (a URL parser would add a "/" to one without a path).
@@ -677,7 +695,7 @@ export class OAuthClient implements HttpAuthorization {
     }
   }
 
-  /** Forgets this server's tokens (and its registration), locally. */
+  /** Forgets this server's tokens (and its registration), from every authorization server, locally. */
   async logout(): Promise<void> {
     this.record = undefined;
     this.loaded = Promise.resolve();

@@ -1,8 +1,8 @@
 // Where an OAuth client keeps what it learned about a protected server: the authorization server that
-// issued its credentials, the client registration there, and the tokens. Keyed by the server's resource
-// URI; the record names its issuer, so credentials of one authorization server are never offered to
-// another (when a server moves to a new one, the client registers and logs in again). In memory by
-// default; the CLI keeps a file (file-token-store.ts).
+// issued its credentials, the client registration there, and the tokens. Keyed by issuer and resource:
+// credentials of one authorization server are never offered to another, and a server that moves to
+// another authorization server and back finds its first registration still there (no second one). In
+// memory by default; the CLI keeps a file (file-token-store.ts).
 
 import type { JsonWebKey } from 'node:crypto';
 
@@ -44,24 +44,55 @@ export interface AuthRecord {
 }
 
 export interface TokenStore {
-  load(resource: string): Promise<AuthRecord | undefined>;
+  /** The record of `resource` from `issuer`; without an issuer, the one of that resource saved last. */
+  load(resource: string, issuer?: string): Promise<AuthRecord | undefined>;
+  /** Keeps the record under its issuer and resource, as the resource's latest. */
   save(record: AuthRecord): Promise<void>;
-  delete(resource: string): Promise<void>;
+  /** Forgets the record of `resource` from `issuer`, or from every issuer. */
+  delete(resource: string, issuer?: string): Promise<void>;
+}
+
+/** A record's key in a store: a space never occurs in a URL, so no two pairs share a key. */
+export function storeKey(issuer: string, resource: string): string {
+  return `${issuer} ${resource}`;
+}
+
+/**
+ * The record a store returns for `load(resource, issuer)` from its records in the order they were last
+ * saved (oldest first).
+ */
+export function findRecord(
+  records: Iterable<AuthRecord>,
+  resource: string,
+  issuer?: string,
+): AuthRecord | undefined {
+  let found: AuthRecord | undefined;
+  for (const record of records) {
+    if (record.resource === resource && (issuer === undefined || record.issuer === issuer)) found = record;
+  }
+  return found;
 }
 
 export class InMemoryTokenStore implements TokenStore {
+  /** In the order last saved: a save moves its record to the end. */
   private readonly records = new Map<string, AuthRecord>();
 
-  async load(resource: string): Promise<AuthRecord | undefined> {
-    const record = this.records.get(resource);
+  async load(resource: string, issuer?: string): Promise<AuthRecord | undefined> {
+    const record = findRecord(this.records.values(), resource, issuer);
     return record && structuredClone(record);
   }
 
   async save(record: AuthRecord): Promise<void> {
-    this.records.set(record.resource, structuredClone(record));
+    const key = storeKey(record.issuer, record.resource);
+    this.records.delete(key);
+    this.records.set(key, structuredClone(record));
   }
 
-  async delete(resource: string): Promise<void> {
-    this.records.delete(resource);
+  async delete(resource: string, issuer?: string): Promise<void> {
+    for (const [key, record] of this.records) {
+      if (record.resource === resource && (issuer === undefined || record.issuer === issuer)) {
+        this.records.delete(key);
+      }
+    }
   }
 }
