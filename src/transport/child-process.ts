@@ -103,7 +103,8 @@ export class ChildProcessTransport implements Transport {
   }
 
   send(payload: JsonRpcPayload, options?: SendOptions): void {
-    if (this.closeReason) return;
+    // After stdin was ended by close(), a write could only fail.
+    if (this.closeReason || this.child?.stdin?.writableEnded) return;
     if (this.stream) this.stream.send(payload, options);
     else this.earlySends.push(payload);
   }
@@ -112,8 +113,19 @@ export class ChildProcessTransport implements Transport {
     return this.stream?.flush() ?? Promise.resolve();
   }
 
-  /** Ends the server: close stdin, wait; SIGTERM to its tree, wait; SIGKILL. Resolves once it is gone. */
-  async close(): Promise<void> {
+  /**
+   * Ends the server: close stdin, wait; SIGTERM to its tree, wait; SIGKILL. Resolves once it is gone.
+   * A second call waits for the first: run twice, the second shutdown could wait on a flush that no longer
+   * could end (stdin gone) with no timer to keep the process alive, and never resolve.
+   */
+  close(): Promise<void> {
+    this.shutdown ??= this.shutDown();
+    return this.shutdown;
+  }
+
+  private shutdown: Promise<void> | undefined;
+
+  private async shutDown(): Promise<void> {
     if (this.closeReason) return;
     const child = this.child;
     if (!child || child.pid === undefined || this.exited) {
@@ -122,8 +134,9 @@ export class ChildProcessTransport implements Transport {
     }
     this.closing = true;
     const grace = this.options.shutdownGrace ?? 2000;
-    // A server that never reads its stdin never lets a flush finish: closing waited on it for ever.
-    await Promise.race([this.stream?.flush(), new Promise((resolve) => setTimeout(resolve, grace).unref())]);
+    // A server that never reads its stdin never lets a flush finish: closing waited on it for ever. The
+    // wait also ends when the server does.
+    await Promise.race([this.stream?.flush(), this.waitForExit(grace)]);
     child.stdin!.end();
     if (await this.waitForExit(grace)) return;
     killTree(child.pid, 'SIGTERM');

@@ -161,6 +161,25 @@ describe('real processes', { concurrency: true }, () => {
     });
   });
 
+  describe('ChildProcessTransport: close() called twice', { concurrency: true }, () => {
+    it('a second close() ends when the first does, whatever was sent after stdin ended (regression: the second waited for a flush that could not end, on a timer that kept nothing alive, and a proxy shutting down hung)', async () => {
+      const { connection, transport } = start('echo-server.mjs', [], { shutdownGrace: 30_000 });
+      assert.deepEqual(await connection.request('echo', {}), {});
+      const first = transport.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      // A large message after stdin ended: the pipe refuses it and will never drain.
+      transport.send({ jsonrpc: '2.0', method: 'late', params: { pad: 'x'.repeat(1 << 20) } });
+      let secondDone = false;
+      const second = transport.close().then(() => {
+        secondDone = true;
+      });
+      await first;
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(secondDone, true, 'the second close() ended with the first');
+      await second;
+    });
+  });
+
   describe('ChildProcessTransport: a server that crashes mid-request', { concurrency: true }, () => {
     it('rejects the pending request with ConnectionClosedError naming the exit code and the stderr tail', async () => {
       const { connection, closed } = start('crash-server.mjs');

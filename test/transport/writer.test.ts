@@ -212,6 +212,19 @@ describe('FrameWriter', () => {
     assert.deepEqual(sink.writes, ['{"a":1}\n']);
   });
 
+  it('fails when the sink calls a write back with an error, releasing flush() (regression: a stream written after its end returns false and never drains; flush() never resolved)', async () => {
+    const { Writable } = await import('node:stream');
+    const ended = new Writable({ write: (_chunk, _encoding, done) => done() });
+    ended.on('error', () => {});
+    ended.end();
+    const w = new FrameWriter(ended, () => 'newline');
+    w.write('{"a":1}');
+    const flushed = track(w.flush());
+    // The stream calls back with its error on the next tick.
+    await nextTurn();
+    assert.equal(flushed.settled, true, 'flush() resolved once the write was refused');
+  });
+
   it('fails, instead of throwing, when the sink throws', async () => {
     const sink = new RecordingSink();
     let calls = 0;

@@ -99,9 +99,12 @@ export class FrameWriter {
     }
   }
 
-  private readonly onWritten = (): void => {
+  private readonly onWritten = (error?: Error | null): void => {
     this.writesInProgress--;
-    this.releaseWaiters();
+    // A stream that refuses a write (ended, destroyed) returned false for it, and sends no 'drain': a
+    // flush would wait for that drain for ever.
+    if (error) this.fail(error);
+    else this.releaseWaiters();
   };
 
   private readonly onDrain = (): void => {
