@@ -21,6 +21,8 @@ export interface TargetOptions {
   /** Print the servers' stderr as it comes (otherwise only its tail, when a server fails). */
   verbose?: boolean;
   timeout?: number;
+  /** The handshake's own timeout (--handshake-timeout); --timeout's, or 30 s, when not given. */
+  handshakeTimeout?: number;
   /** Log messages from the servers. */
   onLog?: (server: string, level: string, data: unknown) => void;
   /** How the command answers a server's sampling and elicitation requests (the shell asks its person). */
@@ -71,6 +73,7 @@ export async function openTarget(options: TargetOptions, version: string): Promi
   const config = await targetConfig(options);
   const names = Object.keys(config.servers);
   let stray = 0;
+  const handshake = handshakeTimeout(options);
   const host = new McpHost(config, {
     clientInfo: { name: 'mcpwire-cli', version },
     // A remote server that wants OAuth gets the tokens `mcpwire login` stored (refreshed as they
@@ -81,8 +84,9 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     lists: options.lists,
     watchLists: options.watchLists,
     wrapTransport: options.wrapTransport,
-    // One --timeout governs the whole command, the handshake included (it always waited 30 s).
-    startTimeout: options.timeout,
+    // One --timeout governs the whole command, the handshake included (it always waited 30 s), unless
+    // --handshake-timeout gives the handshake a timeout of its own.
+    startTimeout: handshake.ms,
     stderr: options.onStderr ?? (options.verbose ? 'inherit' : 'pipe'),
     onEvent: (event) => {
       options.onEvent?.(event);
@@ -109,20 +113,40 @@ export async function openTarget(options: TargetOptions, version: string): Promi
     await host.shutdown();
     const [first] = failed;
     throw new ServerFailure(
-      failed.map((s) => `server "${s.name}" failed to start: ${s.error ?? s.state}`).join('\n'),
+      failed
+        .map((s) => `server "${s.name}" failed to start: ${withoutLibraryAdvice(s.error ?? s.state)}`)
+        .join('\n'),
       first?.hint ??
         (stray > 0
           ? 'A stdio server must write only JSON-RPC messages to stdout (see above); logs belong on stderr.'
           : first?.error?.includes('no such command')
             ? 'Check the command after "--" (or in the configuration) and that it is installed.'
             : first?.error?.includes('timed out')
-              ? `Raise --timeout (in ms; it was ${options.timeout ?? 30_000}) if the server needs longer to start, or run with --verbose to see its stderr.`
+              ? `Raise ${handshake.flag} (in ms; it was ${handshake.ms}) if the server needs longer to start, or run with --verbose to see its stderr.`
               : 'Run with --verbose to see everything the server writes to stderr.'),
     );
   }
   for (const status of failed)
-    process.stderr.write(`mcpwire: server "${status.name}" failed to start: ${status.error}\n`);
+    process.stderr.write(
+      `mcpwire: server "${status.name}" failed to start: ${withoutLibraryAdvice(status.error ?? status.state)}\n`,
+    );
   return { host, single: names.length === 1 ? names[0] : undefined, config };
+}
+
+/**
+ * A library error's message without its advice to library users (`raise the "timeout" option`): on the
+ * command line the hint names the flag instead.
+ */
+export function withoutLibraryAdvice(message: string): string {
+  return message.replace(/; raise the "\w+" option to wait longer$/, '');
+}
+
+/** How long the handshake may take, and the option that says so (the one to name when it runs out). */
+function handshakeTimeout(options: TargetOptions): { ms: number; flag: string } {
+  if (options.handshakeTimeout !== undefined)
+    return { ms: options.handshakeTimeout, flag: '--handshake-timeout' };
+  if (options.timeout !== undefined) return { ms: options.timeout, flag: '--timeout' };
+  return { ms: 30_000, flag: '--handshake-timeout' };
 }
 
 async function targetConfig(options: TargetOptions): Promise<HostConfig> {

@@ -41,6 +41,23 @@ describe('the command line in the first hour', () => {
     assert.equal(code, 0);
   });
 
+  it('bug: a reader of stderr that stopped early (2>&1 | head) ended call with exit 1 and no result; it goes on', async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, 'call', 'test_tool_with_progress', '--', process.execPath, bin, 'serve', 'everything'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // The first progress line goes to stderr; its reader is gone after it.
+    child.stderr.once('data', () => child.stderr.destroy());
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 0);
+    assert.match(stdout, /Tool with progress executed successfully/);
+  });
+
   it('bug: trace --log in a folder that does not exist died with a stack trace; one line, exit 2, nothing spawned', async () => {
     const marker = path.join(scratch, 'spawned');
     const log = path.join(scratch, 'no-such-dir', 'x.trace');
@@ -76,6 +93,33 @@ describe('the command line in the first hour', () => {
     assert.equal(run.code, 3);
     assert.match(run.stderr, /"initialize" \(id \d+\) timed out after 300 ms/);
     assert.match(run.stderr, /hint: Raise --timeout \(in ms; it was 300\)/);
+    assert.doesNotMatch(run.stderr, /"timeout" option/, "the library's option is not the CLI's flag");
+    // A handshake timeout of its own: the long --timeout does not keep the handshake waiting.
+    const own = await mcpwire([
+      'tools',
+      '--timeout',
+      '600000',
+      '--handshake-timeout',
+      '300',
+      '--',
+      ...silent,
+    ]);
+    assert.equal(own.code, 3);
+    assert.match(own.stderr, /"initialize" \(id \d+\) timed out after 300 ms/);
+    assert.match(own.stderr, /hint: Raise --handshake-timeout \(in ms; it was 300\)/);
+    // A request after the handshake: --timeout, named as the flag to raise.
+    const stubborn = path.join(root, 'test', 'fixtures', 'client', 'stubborn-server.mjs');
+    const call = await mcpwire(['call', 'wait', '--timeout', '300', '--', process.execPath, stubborn]);
+    assert.equal(call.code, 3);
+    assert.match(
+      call.stderr,
+      /^mcpwire: "tools\/call" \(id \d+\) timed out after 300 ms without a response/m,
+    );
+    assert.match(call.stderr, /hint: Raise --timeout \(in ms; it was 300\)/);
+    assert.doesNotMatch(call.stderr, /"timeout" option/);
+    const bad = await mcpwire(['tools', '--handshake-timeout', 'soon', '--', ...silent]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--handshake-timeout takes milliseconds/);
   });
 
   it('bug: with several servers, a tool only one of them has was "no tool"; it is called, or the choice named', async () => {

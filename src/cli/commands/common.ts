@@ -11,7 +11,14 @@ import type { LoggingLevel } from '../../protocol/types.js';
 import { colour } from '../format.js';
 import { splitAtDoubleDash } from '../options.js';
 import { packageVersion } from '../package-info.js';
-import { openTarget, readyClients, ServerFailure, type Target, type TargetOptions } from '../target.js';
+import {
+  openTarget,
+  readyClients,
+  ServerFailure,
+  type Target,
+  type TargetOptions,
+  withoutLibraryAdvice,
+} from '../target.js';
 import { UsageError } from '../usage.js';
 
 /** The signals that end a command (SIGINT from Ctrl-C, SIGTERM from a supervisor, SIGHUP from a closed terminal). */
@@ -29,7 +36,11 @@ export const TARGET_USAGE = `Servers:
 
 Common options:
   --json                machine-readable output
-  --timeout MS          timeout of the handshake and of each request (default 60000)
+  --timeout MS          timeout of each request, and of the handshake unless
+                        --handshake-timeout says otherwise (default 60000)
+  --handshake-timeout MS
+                        timeout of starting a server: the handshake and the lists
+                        the command needs (default --timeout, or 30000 without it)
   --log-level LEVEL     the servers' log messages shown on stderr, from LEVEL up (default info)
   --quiet               show no log messages
   --verbose             show the servers' stderr
@@ -68,6 +79,7 @@ export async function runClientCommand(
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
         timeout: { type: 'string' },
+        'handshake-timeout': { type: 'string' },
         'log-level': { type: 'string' },
         quiet: { type: 'boolean' },
       },
@@ -79,9 +91,8 @@ export async function runClientCommand(
   }
   const values = parsed.values as ParsedCommand['values'];
   extra.check?.(parsed.positionals);
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(timeout > 0))
-    throw new UsageError('--timeout takes milliseconds, e.g. --timeout 30000');
+  const timeout = milliseconds(values.timeout, '--timeout');
+  const handshakeTimeout = milliseconds(values['handshake-timeout'], '--handshake-timeout');
   const logLevel = (values['log-level'] as string | undefined) ?? 'info';
   if (!isLoggingLevel(logLevel)) {
     throw new UsageError(
@@ -123,6 +134,7 @@ export async function runClientCommand(
           headers: values.header as string[] | undefined,
           verbose: values.verbose === true,
           timeout,
+          handshakeTimeout,
           // Each command shows the servers' log messages on stderr unless told to be quiet (they were never
           // shown, and mcpwire's own servers were never even asked for them).
           onLog: quiet ? undefined : (extra.onLog ?? printLog),
@@ -151,6 +163,15 @@ export async function runClientCommand(
   }
 }
 
+/** A timeout option in milliseconds, or undefined when not given. */
+function milliseconds(value: string | boolean | string[] | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!(ms > 0) || !Number.isFinite(ms))
+    throw new UsageError(`${option} takes milliseconds, e.g. ${option} 30000; got "${value}"`);
+  return ms;
+}
+
 /** One sentence and a hint on stderr; the exit code that fits. */
 export function report(error: unknown): number {
   const write = (message: string, hint?: string) =>
@@ -175,7 +196,12 @@ export function report(error: unknown): number {
     return ExitCode.ServerFailed;
   }
   if (error instanceof RequestTimeoutError) {
-    write(error.message, 'Raise --timeout if the server needs longer.');
+    write(
+      withoutLibraryAdvice(error.message),
+      error.kind === 'idle'
+        ? `Raise --timeout (in ms; it was ${error.timeoutMs}) if the server needs longer.`
+        : undefined,
+    );
     return ExitCode.ServerFailed;
   }
   if (error instanceof JsonRpcError) {
