@@ -148,6 +148,24 @@ describe('the command line in the first hour', () => {
     assert.match(ambiguous.stderr, /Name one: a__list_directory, b__list_directory/);
   });
 
+  it('bug: with several servers, a prompt only one of them has was "no prompt"; it is got, or the choice named', async () => {
+    const everything = { command: process.execPath, args: [bin, 'serve', 'everything'] };
+    const files = { command: process.execPath, args: [bin, 'serve', 'fs', '--root', scratch] };
+    const mixed = path.join(scratch, 'mixed-prompts.json');
+    writeFileSync(mixed, JSON.stringify({ mcpServers: { files, demo: everything } }));
+    const got = await mcpwire(['get-prompt', 'test_simple_prompt', '--config', mixed]);
+    assert.equal(got.code, 0, got.stderr);
+    assert.match(got.stdout, /This is a simple prompt for testing/);
+    const twice = path.join(scratch, 'twice-prompts.json');
+    writeFileSync(twice, JSON.stringify({ mcpServers: { a: everything, b: everything } }));
+    const ambiguous = await mcpwire(['get-prompt', 'test_simple_prompt', '--config', twice]);
+    assert.equal(ambiguous.code, 2);
+    assert.match(ambiguous.stderr, /"test_simple_prompt" is a prompt of several servers: a, b/);
+    assert.match(ambiguous.stderr, /Name one: a__test_simple_prompt, b__test_simple_prompt/);
+    const named = await mcpwire(['get-prompt', 'b__test_simple_prompt', '--config', twice]);
+    assert.equal(named.code, 0, named.stderr);
+  });
+
   it('bug: call write_file on a read-only serve fs said only "there is no tool"; it names --write', async () => {
     const run = await mcpwire([
       'call',

@@ -2,8 +2,9 @@
 
 import { parseToolArguments } from '../arguments.js';
 import { formatContent, printJson } from '../format.js';
+import { resolveName } from '../resolve.js';
 import { ProgressLine } from '../shell/progress.js';
-import { display, qualify } from '../target.js';
+import { display } from '../target.js';
 import { TaskLife } from '../task-life.js';
 import { UsageError } from '../usage.js';
 import { ExitCode, runClientCommand, TARGET_USAGE } from './common.js';
@@ -26,19 +27,9 @@ export function run(argv: string[]): Promise<number> {
     async (target, { positionals, values, json }) => {
       const [name, ...pairs] = positionals;
       if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
-      const qualified = qualify(target, name);
       const tools = target.host.tools();
-      // With several servers, a tool's own name is enough when exactly one server has it; when several
-      // do, the qualified names to choose from are suggested.
-      const owners = tools.filter((t) => t.originalName === name);
-      const tool = tools.find((t) => t.name === qualified) ?? (owners.length === 1 ? owners[0] : undefined);
+      const tool = resolveName(target, tools, name, 'tool');
       if (!tool) {
-        if (owners.length > 1) {
-          throw new UsageError(
-            `"${name}" is a tool of several servers: ${owners.map((t) => t.server).join(', ')}`,
-            `Name one: ${owners.map((t) => t.name).join(', ')}`,
-          );
-        }
         const names = tools.map((t) => display(target, t.name, t.originalName));
         throw new UsageError(`there is no tool "${name}"`, missingToolHint(name, names));
       }

@@ -1,7 +1,7 @@
 // `mcpwire get-prompt NAME [key=value ...]`: render a prompt.
 
 import { colour, formatContent, printJson } from '../format.js';
-import { qualify } from '../target.js';
+import { resolveName } from '../resolve.js';
 import { UsageError } from '../usage.js';
 import { runClientCommand, TARGET_USAGE } from './common.js';
 
@@ -19,7 +19,7 @@ export function run(argv: string[]): Promise<number> {
     async (target, { positionals, values, json }) => {
       const [name, ...pairs] = positionals;
       if (!name) throw new UsageError('which prompt? e.g. mcpwire get-prompt explore -- COMMAND');
-      const prompt = target.host.prompts().find((p) => p.name === qualify(target, name));
+      const prompt = resolveName(target, target.host.prompts(), name, 'prompt');
       if (!prompt) {
         const names = target.host.prompts().map((p) => (target.single ? p.originalName : p.name));
         throw new UsageError(`there is no prompt "${name}"`, `Prompts: ${names.join(', ') || 'none'}`);
