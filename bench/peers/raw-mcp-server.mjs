@@ -1,9 +1,14 @@
 // The hand-written MCP server, the lower bound of the server benchmark (and the one server every client
 // of the client and trace benchmarks calls): the initialize handshake, an `echo` tool and the text
 // resources bench://text/BYTES, answered with no validation at all. Each line is parsed, and the answers to
-// one chunk of input are written with one write. It exits when stdin ends.
+// one chunk of input are written with one write. It exits when stdin ends. With {"zod": true} in argv[2]
+// it first imports zod and builds its tool's input schema with it (unused): the lower bound of a server
+// whose author chose zod, which pays for zod's import once (the cold start of the server suite).
 import { resourceText } from './mcp-text.mjs';
 import { lineReader } from './raw-lines.mjs';
+
+const { zod = false } = JSON.parse(process.argv[2] ?? '{}');
+if (zod) await import('zod').then(({ z }) => z.object({ text: z.string() }));
 
 const TEXT_URI = /^bench:\/\/text\/(\d+)$/;
 const info = { name: 'bench-raw', version: '1.0.0' };
