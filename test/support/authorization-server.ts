@@ -46,6 +46,11 @@ export interface AuthorizationServerOptions {
   registration?: boolean;
   /** Clients known from the start, e.g. for a server without registration. */
   clients?: ClientMetadata[];
+  /**
+   * The scope an authorization request without `scope` gets (RFC 6749 §3.3 lets a server use a default).
+   * Left out, such a request is refused with access_denied: oidc-provider grants no token without a scope.
+   */
+  defaultScope?: string;
 }
 
 /** A registration response (RFC 7591): the metadata as registered plus the credentials. */
@@ -101,6 +106,7 @@ const OAUTH_METADATA = '/.well-known/oauth-authorization-server';
 // they work with the metadata turned off.
 const REGISTRATION_ENDPOINT = '/reg';
 const TOKEN_ENDPOINT = '/token';
+const AUTHORIZATION_ENDPOINT = '/auth';
 
 export async function startAuthorizationServer(
   options: AuthorizationServerOptions = {},
@@ -123,6 +129,13 @@ export async function startAuthorizationServer(
     } else if ((path === OAUTH_METADATA && !serveOauth) || (path === OPENID_CONFIGURATION && !serveOpenid)) {
       response.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"not_found"}');
       return;
+    }
+    if (path === AUTHORIZATION_ENDPOINT && options.defaultScope !== undefined) {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (!url.searchParams.has('scope')) {
+        url.searchParams.set('scope', options.defaultScope);
+        request.url = url.pathname + url.search;
+      }
     }
     handle!(request, response);
   });
