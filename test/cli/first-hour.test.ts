@@ -24,6 +24,25 @@ function mcpwire(args: string[]): Promise<{ code: number; stdout: string; stderr
   });
 }
 
+/**
+ * Whether a process has ended (a zombie waiting to be reaped counts), polled for a few seconds: a child
+ * killed with its group is reaped by init, not by anyone the test can wait on.
+ */
+async function gone(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return true;
+    }
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('the command line in the first hour', () => {
   const scratch = mkdtempSync(path.join(tmpdir(), 'mcpwire-first-hour-'));
   after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -302,6 +321,24 @@ describe('the command line in the first hour', () => {
       /^0\/100 \(0%\) Completed step 0 of 100\n50\/100 \(50%\) Completed step 50 of 100\n/m,
     );
     assert.doesNotMatch(run.stderr, /^progress /m);
+    // On a terminal (a pseudo-terminal from util-linux `script`): the same words behind a bar, redrawn
+    // in place, and cleared before the result.
+    const tty = await new Promise<string>((resolve) => {
+      const command = [
+        process.execPath,
+        bin,
+        'call',
+        'test_tool_with_progress',
+        '--',
+        process.execPath,
+        bin,
+        'serve',
+        'everything',
+      ].join(' ');
+      execFile('script', ['-qfec', command, '/dev/null'], { cwd: root }, (_error, stdout) => resolve(stdout));
+    });
+    assert.match(tty, /\r\u001b\[2K\[#{12} {12}\] 50\/100 \(50%\) Completed step 50 of 100/);
+    assert.match(tty, /\r\u001b\[2KTool with progress executed successfully/);
   });
 
   it('bug: call listed every tool, prompt and resource and opened subscriptions/listen; it costs the handshake, the tool list and the call', async () => {
@@ -382,8 +419,9 @@ describe('the command line in the first hour', () => {
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`bug: ${signal} to the command line left a stubborn server running; it cancels the call and ends the server`, async () => {
-      const server = path.join(root, 'test', 'fixtures', 'client', 'stubborn-server.mjs');
+    it(`bug: ${signal} to the command line left a stubborn server running; it cancels the call and ends the server and its child`, async () => {
+      // The server and a child of its own ignore SIGTERM, SIGHUP and the end of stdin.
+      const server = path.join(root, 'test', 'fixtures', 'processes', 'stubborn-tree-server.mjs');
       const child = spawn(
         process.execPath,
         [bin, 'call', 'wait', '--verbose', '--', process.execPath, server],
@@ -399,16 +437,28 @@ describe('the command line in the first hour', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
       });
-      const pid = Number(/pid (\d+)/.exec(stderr)?.[1]);
+      const pid = Number(/\bpid (\d+)/.exec(stderr)?.[1]);
+      const grandchild = Number(/\bchild (\d+)/.exec(stderr)?.[1]);
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill(signal);
-      assert.equal(await exited, 128 + constants.signals[signal]);
-      assert.match(
-        stderr,
-        /got notifications\/cancelled/,
-        'the call was cancelled before the server was ended',
-      );
-      assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+      try {
+        assert.equal(await exited, 128 + constants.signals[signal]);
+        assert.match(
+          stderr,
+          /got notifications\/cancelled/,
+          'the call was cancelled before the server was ended',
+        );
+        assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, 'the server is gone');
+        assert.equal(await gone(grandchild), true, "the server's child is gone");
+      } finally {
+        for (const p of [pid, grandchild]) {
+          try {
+            process.kill(p, 'SIGKILL');
+          } catch {
+            // Gone, as it should be.
+          }
+        }
+      }
     });
   }
 
