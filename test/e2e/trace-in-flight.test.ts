@@ -42,4 +42,43 @@ describe('trace: a server finishing its in-flight work after stdin ends', { time
     const problems = records.filter((r) => r.type === 'problem').map((r) => r.kind);
     assert.deepEqual(problems, [], 'no fault: the server answered, then exited');
   });
+  it('bug: a subscriptions/listen the client cancelled was flagged as never answered; it is not', async () => {
+    const log = path.join(dir, 'listen.jsonl');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'trace', '--format', 'jsonl', '--log', log, '--', process.execPath, BIN, 'serve', 'everything'],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
+    };
+    const listen = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: meta },
+    };
+    child.stdin.write(`${JSON.stringify(listen)}\n`);
+    // Once the server has taken the stream, the client gives it up (as a shell does when it ends).
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        out += text;
+        if (out.includes('notifications/subscriptions/acknowledged')) resolve();
+      });
+      child.once('close', (code) => reject(new Error(`trace ended (${code}) before the stream was taken`)));
+    });
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    child.stdin.end(`${JSON.stringify(cancel)}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0);
+    const records = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; message?: string });
+    const problems = records.filter((r) => r.type === 'problem').map((r) => `${r.kind}: ${r.message}`);
+    assert.deepEqual(problems, [], 'a request the client cancelled is no fault');
+  });
 });
