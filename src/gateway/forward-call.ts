@@ -29,39 +29,47 @@ export async function forwardCall(
   context: RequestContext,
   options: ForwardOptions,
 ): Promise<Record<string, unknown>> {
-  const controller = new AbortController();
-  let interrupt: (error: Error) => void = () => {};
-  const interrupted = new Promise<never>((_, reject) => {
-    interrupt = reject;
-  });
   const signal = context.signal;
-  const cancel = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', cancel, { once: true });
-  const forget = link.track({
-    context,
-    interrupt: (error) => {
-      interrupt(error);
-      controller.abort();
-    },
-  });
+  // Only a 2026-07-28 front interrupts a call (its input_required round): that call needs a signal of
+  // its own to cancel the back request with. A handshake front's call is cancelled by the front's own
+  // signal, with no controller and listener more per call.
+  const controller = options.handshakeFront ? undefined : new AbortController();
+  let interrupted: Promise<never> | undefined;
+  let cancel: (() => void) | undefined;
+  let forget: () => void;
+  if (controller) {
+    let interrupt: (error: Error) => void = () => {};
+    interrupted = new Promise<never>((_, reject) => {
+      interrupt = reject;
+    });
+    cancel = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', cancel, { once: true });
+    forget = link.track({
+      context,
+      interrupt: (error) => {
+        interrupt(error);
+        controller.abort();
+      },
+    });
+  } else {
+    forget = link.track({ context, interrupt: () => {} });
+  }
   const call: CallOptions = {
-    signal: controller.signal,
+    signal: controller?.signal ?? signal,
     timeout: options.timeout,
     maxTotalTimeout: options.timeout,
   };
   const { params: sent, wantsProgress } = forwardedParams(params);
   if (wantsProgress) call.onProgress = (p) => context.progress(p.progress, p.total, p.message);
   try {
-    const result = await Promise.race([
-      client.request<Record<string, unknown>>(method, sent, call),
-      interrupted,
-    ]);
+    const request = client.request<Record<string, unknown>>(method, sent, call);
+    const result = await (interrupted ? Promise.race([request, interrupted]) : request);
     return frontResult(result, client.era === 'stateless' && options.handshakeFront);
   } catch (error) {
     throw frontError(error, method, options.label);
   } finally {
     forget();
-    signal.removeEventListener('abort', cancel);
+    if (cancel) signal.removeEventListener('abort', cancel);
   }
 }
 

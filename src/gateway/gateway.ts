@@ -13,6 +13,7 @@ import { type ListenOptions, listenHttp } from '../server/http.js';
 import { processStdioTransport } from '../server/stdio-process.js';
 import { Aggregator } from './aggregator.js';
 import { parseFilters, type ServerFilters } from './filters.js';
+import { withFrontDefaults } from './proxy.js';
 
 export interface GatewayConfig {
   host: HostConfig;
@@ -89,7 +90,7 @@ export async function openGateway(config: GatewayConfig, options: GatewayOptions
 
 /** The gateway over Streamable HTTP (127.0.0.1 and serveHttp's limits unless told otherwise). */
 export async function serveGatewayHttp(gateway: Gateway, listen: ListenOptions = {}) {
-  return listenHttp((transport) => void gateway.connect(transport), listen);
+  return listenHttp((transport) => void gateway.connect(transport), withFrontDefaults(listen));
 }
 
 /** The gateway on this process's stdio; resolves once stdin has ended. */

@@ -44,6 +44,13 @@ export interface HttpHandlerOptions {
   eventStore?: EventStore | null;
   /** Answer POSTs with a JSON body instead of an SSE stream. */
   jsonResponse?: boolean;
+  /**
+   * How long a POST's SSE stream may wait for its first message before it is opened, in ms (off: it opens
+   * at once). An answer that comes first, and ends the POST, goes as one JSON body instead: one write
+   * instead of the stream's headers, priming event, message and end (the proxy's per-call cost). Anything
+   * else first (progress, a request to the client), or nothing within the delay, opens the stream.
+   */
+  streamAfter?: number;
   /** The SSE `retry` hint, in ms (1000). */
   retryInterval?: number;
   /**
@@ -228,6 +235,7 @@ export function createHttpHandler(
           ? undefined
           : (options.eventStore ?? new InMemoryEventStore()),
       jsonResponse: options.jsonResponse ?? false,
+      streamAfter: fleet ? undefined : options.streamAfter,
       retryInterval: options.retryInterval ?? 1000,
       fleet: sessionless ? undefined : fleet,
       initialState: sessionless ? initialState : record?.state,
@@ -317,7 +325,15 @@ export function createHttpHandler(
     }
     // A client that accepts only one of the two gets that one, whatever the configured default: it was
     // answered with an SSE stream even when it accepted only application/json.
-    const mode = options.jsonResponse ? (acceptsJson ? 'json' : 'sse') : acceptsSse ? 'sse' : 'json';
+    const mode = options.jsonResponse
+      ? acceptsJson
+        ? 'json'
+        : 'sse'
+      : acceptsSse
+        ? acceptsJson && options.streamAfter !== undefined
+          ? 'either'
+          : 'sse'
+        : 'json';
     const read = await readBody(request, maxBody, options.bodyTimeout ?? 10_000);
     if ('refused' in read) {
       // Nothing more of this request is read: its connection closes once the answer is out.

@@ -56,6 +56,8 @@ interface Stream {
    * once (the id went out with the stream's headers before the answer was known).
    */
   headless?: boolean;
+  /** Mode 'either': the stream opens when this fires, unless its answer came first (then JSON). */
+  undecided?: ReturnType<typeof setTimeout>;
 }
 
 export interface SessionTransportOptions {
@@ -63,6 +65,8 @@ export interface SessionTransportOptions {
   eventStore: EventStore | undefined;
   /** Answer POSTs with one JSON body instead of an SSE stream. */
   jsonResponse: boolean;
+  /** Mode 'either': how long a POST's stream waits for its first message (HttpHandlerOptions.streamAfter). */
+  streamAfter?: number;
   /** Milliseconds a client should wait before reconnecting, sent as the SSE `retry` field. */
   retryInterval: number | undefined;
   /** Told once the session has ended, whoever ended it, so the endpoint can forget it. */
@@ -170,7 +174,7 @@ export class HttpSessionTransport implements Transport {
     body: unknown,
     response: ServerResponse,
     headers: Record<string, string>,
-    mode: 'sse' | 'json' = this.options.jsonResponse ? 'json' : 'sse',
+    mode: 'sse' | 'json' | 'either' = this.options.jsonResponse ? 'json' : 'sse',
     info?: MessageInfo,
   ): Promise<void> {
     this.lastActivity = performance.now();
@@ -217,7 +221,7 @@ export class HttpSessionTransport implements Transport {
         : randomUUID(),
       pending: new Set(requestIds),
       response,
-      mode,
+      mode: mode === 'json' ? 'json' : 'sse',
       collected: [],
       batch: Array.isArray(body),
       chain: Promise.resolve(),
@@ -225,7 +229,14 @@ export class HttpSessionTransport implements Transport {
     };
     this.streams.set(stream.id, stream);
     for (const id of requestIds) this.requestStream.set(id, stream.id);
-    if (stream.mode === 'sse') {
+    if (mode === 'either' && requestIds.length === 1 && !stream.batch) {
+      stream.headless = true;
+      stream.undecided = setTimeout(() => {
+        stream.undecided = undefined;
+        this.enqueue(stream, () => (stream.headless && !this.closeReason ? this.openSse(stream) : undefined));
+      }, this.options.streamAfter ?? 0);
+      stream.undecided.unref();
+    } else if (stream.mode === 'sse') {
       if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
       else await this.openSse(stream);
     }
@@ -413,6 +424,12 @@ export class HttpSessionTransport implements Transport {
     // An answer must not reach the client before the state it depends on is stored: the client's next
     // POST may land on another instance, which reads it.
     await this.saving;
+    if (stream.undecided) {
+      clearTimeout(stream.undecided);
+      stream.undecided = undefined;
+      // The answer came before anything else: it goes as one JSON body (finishIfDone writes it).
+      if (!('method' in message)) stream.mode = 'json';
+    }
     if (stream.mode === 'json') {
       stream.collected.push(message);
       return;

@@ -1,0 +1,90 @@
+// Streamable HTTP with `streamAfter` (the proxy's and the gateway's front): a POST's SSE stream waits for
+// its first message. An answer that comes first goes as one JSON body; progress (or any message before the
+// answer) opens the stream at once, primed; a call silent past the delay gets its stream then.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EventReader, Gate, listen, openSession, post, type Session } from '../support/http-helpers.js';
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args, _meta: { progressToken: `p${id}` } },
+});
+
+describe('POST with streamAfter: JSON when the answer comes first, SSE otherwise', {
+  timeout: 20_000,
+}, () => {
+  let slow: Listening;
+  let fast: Listening;
+  let slowSession: Session;
+  let fastSession: Session;
+  const silentGate = { current: new Gate() };
+
+  before(async () => {
+    slow = await listen({ streamAfter: 60_000 });
+    fast = await listen({ streamAfter: 1 });
+    fast.server.tool({ name: 'silent', description: 'Waits for the test, saying nothing' }, async () => {
+      await silentGate.current.opened;
+      return { content: [{ type: 'text', text: 'done' }] };
+    });
+    slowSession = await openSession(slow.listener.url);
+    fastSession = await openSession(fast.listener.url);
+  });
+
+  after(async () => {
+    await slow?.listener.close();
+    await fast?.listener.close();
+  });
+
+  it('answers initialize and a quick call with one JSON body, session id included', async () => {
+    const response = await post(slow.listener.url, call(2, 'echo', { text: 'quick' }), slowSession.headers);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(response.headers.get('mcp-session-id'), slowSession.id);
+    const body = (await response.json()) as { id: number; result: { content: Array<{ text: string }> } };
+    assert.equal(body.id, 2);
+    assert.equal(body.result.content[0]?.text, 'quick');
+  });
+
+  it('opens the SSE stream, primed, when progress comes before the answer', async () => {
+    slow.gate.current = new Gate();
+    const response = await post(slow.listener.url, call(3, 'wait'), slowSession.headers);
+    const reader = new EventReader(response);
+    const priming = await reader.next();
+    assert.ok(priming?.id, 'the stream starts with an event id');
+    assert.equal(priming?.data, '');
+    const progress = await reader.nextMessage();
+    assert.equal(progress.message.method, 'notifications/progress');
+    slow.gate.current.open();
+    let answer = await reader.nextMessage();
+    while (answer.message.method !== undefined) answer = await reader.nextMessage();
+    assert.equal(answer.message.id, 3);
+    assert.equal(await reader.next(), undefined, 'the stream ends after the answer');
+  });
+
+  it('opens the stream after the delay for a call that says nothing', async () => {
+    silentGate.current = new Gate();
+    // fetch resolves with the headers: they come when the delay has passed, before the answer.
+    const response = await post(fast.listener.url, call(4, 'silent'), fastSession.headers);
+    const reader = new EventReader(response);
+    const priming = await reader.next();
+    assert.ok(priming?.id);
+    silentGate.current.open();
+    const answer = await reader.nextMessage();
+    assert.equal(answer.message.id, 4);
+  });
+
+  it('gives a client that accepts only SSE a stream, as before', async () => {
+    const response = await post(slow.listener.url, call(5, 'echo', { text: 'sse only' }), {
+      ...slowSession.headers,
+      Accept: 'text/event-stream',
+    });
+    const reader = new EventReader(response);
+    const answer = await reader.nextMessage();
+    assert.equal(answer.message.id, 5);
+  });
+});
