@@ -1,5 +1,6 @@
 // `mcpwire call TOOL [key=value ...]`: call one tool and print its result.
 
+import { constants } from 'node:os';
 import { parseToolArguments } from '../arguments.js';
 import { formatContent, printJson } from '../format.js';
 import { resolveName } from '../resolve.js';
@@ -14,13 +15,21 @@ export const usage = `Usage: mcpwire call TOOL [key=value ...] [--args JSON] [--
 Calls a tool. Arguments are key=value pairs, converted to the types of the tool's schema, or one JSON
 object with --args. With several servers, name the tool as SERVER__TOOL. With --task, the call declares
 the tasks extension (protocol 2026-07-28): a server may answer with a task, whose status and progress
-are shown on stderr until its result is printed.
+are shown on stderr until its result is printed. Ctrl-C (or SIGTERM) while the task runs cancels it
+(tasks/cancel) before mcpwire exits, with 128 + the signal's number (130 for Ctrl-C); a second one exits
+at once.
 
 Example: mcpwire call list_directory path=. -- npx mcpwire serve fs
 
 ${TARGET_USAGE}`;
 
 export function run(argv: string[]): Promise<number> {
+  // A signal while a --task call runs aborts the call, which sends tasks/cancel; the command waits for
+  // that (onSignal) before the servers are shut down, so that a server that outlives us (--url) does not
+  // go on with work nobody will collect.
+  const interrupt = new AbortController();
+  let taskCall: Promise<unknown> | undefined;
+  let endedBy: NodeJS.Signals | undefined;
   return runClientCommand(
     argv,
     { args: { type: 'string' }, task: { type: 'boolean' } },
@@ -37,13 +46,29 @@ export function run(argv: string[]): Promise<number> {
       const args = parseToolArguments(shown, values.args as string | undefined, pairs);
       const progress = new ProgressLine(process.stderr);
       const life = values.task === true ? new TaskLife(process.stderr) : undefined;
-      const result = await target.host
-        .callTool(tool.name, args, {
-          onProgress: json ? undefined : (p) => progress.update(p),
-          task: life !== undefined,
-          onTaskStatus: life && !json ? (t) => life.update(t) : undefined,
-        })
-        .finally(() => life?.clear());
+      let taskId: string | undefined;
+      const call = target.host.callTool(tool.name, args, {
+        onProgress: json ? undefined : (p) => progress.update(p),
+        task: life !== undefined,
+        onTaskStatus: life
+          ? (t) => {
+              taskId ??= t.taskId;
+              if (!json) life.update(t);
+            }
+          : undefined,
+        signal: life ? interrupt.signal : undefined,
+      });
+      if (life) taskCall = call.catch(() => undefined);
+      let result: Awaited<typeof call>;
+      try {
+        result = await call.finally(() => life?.clear());
+      } catch (error) {
+        if (!endedBy) throw error;
+        process.stderr.write(
+          `mcpwire: ${endedBy}: ${taskId ? `task ${taskId} cancelled (tasks/cancel)` : 'the call was cancelled'}\n`,
+        );
+        return 128 + (constants.signals[endedBy] ?? 15);
+      }
       progress.clear();
       if (life && !life.started && !json)
         process.stderr.write('mcpwire: the server answered at once (no task)\n');
@@ -62,6 +87,12 @@ export function run(argv: string[]): Promise<number> {
     {
       // A call costs the handshake, the tool list (for the names and the arguments' types) and the call.
       lists: ['tools'],
+      onSignal: (signal) => {
+        if (!taskCall) return undefined;
+        endedBy = signal;
+        interrupt.abort(new Error(`the command line got ${signal}`));
+        return taskCall;
+      },
       check: ([name]) => {
         if (!name) throw new UsageError('which tool? e.g. mcpwire call list_directory path=. -- COMMAND');
       },

@@ -63,6 +63,11 @@ export async function runClientCommand(
   extra: Pick<TargetOptions, 'onLog' | 'onEvent' | 'lists' | 'watchLists' | 'answers'> & {
     /** Checks the positionals before any server starts: "which tool?" comes before "which server?". */
     check?: (positionals: string[]) => void;
+    /**
+     * Runs first when a signal ends the command, while the servers are still there; the shutdown waits for
+     * its promise (call --task cancels its task). A second signal still exits at once.
+     */
+    onSignal?: (signal: NodeJS.Signals) => Promise<unknown> | undefined;
   } = {},
 ): Promise<number> {
   const { before, command } = splitAtDoubleDash(argv);
@@ -112,8 +117,13 @@ export async function runClientCommand(
     const code = 128 + (constants.signals[signal] ?? 15);
     if (ending) process.exit(code);
     ending = true;
-    started?.cancelAll(`the command line got ${signal}`);
-    void (started?.shutdown() ?? Promise.resolve()).finally(() => process.exit(code));
+    void Promise.resolve(extra.onSignal?.(signal))
+      .catch(() => undefined)
+      .then(() => {
+        started?.cancelAll(`the command line got ${signal}`);
+        return started?.shutdown();
+      })
+      .finally(() => process.exit(code));
   };
   for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
   try {
