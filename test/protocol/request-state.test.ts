@@ -204,6 +204,19 @@ describe('signed requestState', () => {
     assert.equal((await refusal(finish(before.client, unkeyedState))).code, -32602);
   });
 
+  it('verifies a state signed with the previous key after a rotation until the state expires, not after', async () => {
+    clock = new FakeClock().install({ date: true });
+    const before = serverWith({ keys: ['old-key'], maxAgeMs: 60_000 });
+    const second = await secondRound(before.client);
+    const rotated = serverWith({ keys: ['new-key', 'old-key'], maxAgeMs: 60_000 });
+    await clock.advance(59_999);
+    assert.equal((await finish(rotated.client, second)).content?.[0]?.text, 'hello Ada and Grace');
+    await clock.advance(1);
+    const error = await refusal(finish(rotated.client, second));
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /requestState has expired/);
+  });
+
   it('refuses an empty key ring and an empty key when the server is made', () => {
     assert.throws(
       () => new McpServer({ name: 's', version: '1', requestState: { keys: [] } }),
