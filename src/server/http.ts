@@ -4,6 +4,7 @@
 
 import type { Transport } from '../jsonrpc/transport.js';
 import { type McpHttpBindingOptions, mcpHttpBinding } from '../protocol/http/binding.js';
+import type { RequestStateOptions } from '../protocol/request-state.js';
 import { ResourceServer } from '../transport/http/auth/resource-server.js';
 import type { HttpBinding } from '../transport/http/binding.js';
 import type { ListenOptions as EndpointListenOptions, HttpListener } from '../transport/http/listen.js';
@@ -36,6 +37,12 @@ export interface ListenOptions
    * messages between instances are kept there (McpServer.serveHttp; node-redis is loaded only then).
    */
   redis?: string;
+  /**
+   * The keys that sign requestState in this listener's input_required round trips (McpServer.serveHttp),
+   * instead of the server's own (McpServerOptions.requestState): every instance of a fleet needs the
+   * same, or a round answered on another instance is refused.
+   */
+  requestState?: RequestStateOptions;
 }
 
 function bound<T extends HttpHandlerOptions>(

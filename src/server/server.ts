@@ -243,11 +243,16 @@ export class McpServer implements ServerDefinition {
 
   /** Serves one client over `transport`. */
   connect(transport: Transport): ServerSession {
+    return this.serve(transport, this.requestStateSeal);
+  }
+
+  /** Serves one client, its requestState signed with `seal` (a listener's keys, or the server's). */
+  private serve(transport: Transport, seal: RequestStateSeal | undefined): ServerSession {
     const session = new ServerSession(transport, this, {
       timeout: this.options.timeout,
       onProblem: this.options.onProblem,
       cache: this.options.cache,
-      requestState: this.requestStateSeal,
+      requestState: seal,
     });
     this.sessions.add(session);
     return session.start();
@@ -279,14 +284,16 @@ export class McpServer implements ServerDefinition {
       }
       return found;
     };
-    const { redis, ...rest } = options ?? {};
+    const { redis, requestState, ...rest } = options ?? {};
+    // Keys given here sign this listener's requestState (every instance of a fleet shares them).
+    const seal = requestState ? new RequestStateSeal(requestState) : this.requestStateSeal;
     // A Redis URL makes the fleet's shared parts; node-redis is loaded only then.
     const backend = redis ? await (await import('../transport/redis/fleet.js')).redisFleet(redis) : undefined;
     const fleet = rest.fleet ?? (backend && { sessions: backend.sessions, bus: backend.bus });
     const leave = fleet ? await this.joinFleet(fleet.bus) : undefined;
     let listener: HttpListener;
     try {
-      listener = await listenHttp((transport) => this.connect(transport), {
+      listener = await listenHttp((transport) => this.serve(transport, seal), {
         paramHeaders,
         ...rest,
         fleet,

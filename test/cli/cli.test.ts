@@ -55,6 +55,18 @@ describe('mcpwire CLI', () => {
     assert.equal(version.stdout.trim(), pkg.version);
   });
 
+  it('every serve kind takes --request-state-key, with --http only', async () => {
+    const db = path.join(folder, 'keys.db');
+    for (const kind of [['fs', '--root', folder], ['sqlite', db, '--create'], ['everything']]) {
+      const short = await mcpwire(['serve', ...kind, '--http', '0', '--request-state-key', 'short']);
+      assert.equal(short.code, 2, short.stderr);
+      assert.match(short.stderr, /--request-state-key needs at least 16 characters/);
+      const stdio = await mcpwire(['serve', ...kind, '--request-state-key', 'a long enough shared secret']);
+      assert.equal(stdio.code, 2, stdio.stderr);
+      assert.match(stdio.stderr, /--request-state-key goes with --http PORT/);
+    }
+  });
+
   it('an unknown command is a usage error that names it', async () => {
     const run = await mcpwire(['frobnicate']);
     assert.equal(run.code, 2);

@@ -28,7 +28,7 @@ Options of every server:
   --redis URL              with --http: serve as one instance of a fleet on this Redis
                            (redis://127.0.0.1:6379): sessions, SSE events and messages between
                            instances are kept there, so that any instance serves any request
-  --request-state-key KEY  the key that signs 2026-07-28 requestState (serve everything; also
+  --request-state-key KEY  with --http: the key that signs 2026-07-28 requestState (also
                            MCPWIRE_REQUEST_STATE_KEY; repeat it to rotate: the first signs, every
                            one verifies). Every instance of a fleet needs the same keys
   --sessionless            with --http: serve handshake-era requests without sessions (no
@@ -68,6 +68,7 @@ const TRANSPORT_OPTIONS = {
   'auth-scopes': { type: 'string', multiple: true },
   redis: { type: 'string' },
   sessionless: { type: 'boolean' },
+  'request-state-key': { type: 'string', multiple: true },
 } as const;
 
 interface TransportValues {
@@ -79,6 +80,25 @@ interface TransportValues {
   'auth-scopes'?: string[];
   redis?: string;
   sessionless?: boolean;
+  'request-state-key'?: string[];
+}
+
+/** The requestState keys of --request-state-key (or MCPWIRE_REQUEST_STATE_KEY), checked for sense. */
+function requestStateKeys(values: TransportValues, name: string): string[] {
+  const keys = [...(values['request-state-key'] ?? [])];
+  const fromEnv = process.env.MCPWIRE_REQUEST_STATE_KEY;
+  if (keys.length === 0 && fromEnv) keys.push(fromEnv);
+  if (keys.some((key) => key.length < 16)) {
+    throw new UsageError(
+      '--request-state-key needs at least 16 characters (a random secret every instance shares)',
+    );
+  }
+  if (values.redis !== undefined && keys.length === 0) {
+    process.stderr.write(
+      `mcpwire serve ${name}: --redis without --request-state-key: each instance signs 2026-07-28 requestState with a key of its own, so a round answered on another instance is refused\n`,
+    );
+  }
+  return keys;
 }
 
 /** The --auth-* options as authorization, or undefined when none is given (checked for sense here). */
@@ -153,6 +173,12 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
     if (values.host !== undefined) throw new UsageError('--host goes with --http PORT');
     if (values.redis !== undefined) throw new UsageError('--redis goes with --http PORT');
     if (values.sessionless) throw new UsageError('--sessionless goes with --http PORT');
+    if (values['request-state-key'] !== undefined) {
+      throw new UsageError(
+        '--request-state-key goes with --http PORT',
+        'A stdio server is one process: nothing else checks its requestState.',
+      );
+    }
     server.serveStdio({ maxMessageSize });
     return new Promise<number>(() => {});
   }
@@ -163,6 +189,7 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
   if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) {
     throw new UsageError(`--redis takes a URL such as redis://127.0.0.1:6379; got "${values.redis}"`);
   }
+  const keys = requestStateKeys(values, name);
   let listener: Awaited<ReturnType<McpServer['serveHttp']>>;
   try {
     listener = await server.serveHttp({
@@ -172,6 +199,7 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
       authorization,
       redis: values.redis,
       sessionless: values.sessionless,
+      requestState: keys.length > 0 ? { keys } : undefined,
     });
   } catch (error) {
     if ((error as { code?: unknown }).code === 'FLEET_UNAVAILABLE') {
@@ -199,30 +227,9 @@ async function serveOn(server: McpServer, values: TransportValues, name: string)
 }
 
 async function serveEverything(rest: string[]): Promise<number> {
-  const { values } = parse<TransportValues & { 'request-state-key'?: string[] }>(
-    rest,
-    { ...TRANSPORT_OPTIONS, 'request-state-key': { type: 'string', multiple: true } },
-    false,
-  );
-  const keys = values['request-state-key'] ?? [];
-  const fromEnv = process.env.MCPWIRE_REQUEST_STATE_KEY;
-  if (keys.length === 0 && fromEnv) keys.push(fromEnv);
-  if (keys.some((key) => key.length < 16)) {
-    throw new UsageError(
-      '--request-state-key needs at least 16 characters (a random secret every instance shares)',
-    );
-  }
-  if (values.redis !== undefined && keys.length === 0) {
-    process.stderr.write(
-      'mcpwire serve everything: --redis without --request-state-key: each instance signs 2026-07-28 requestState with a key of its own, so a round answered on another instance is refused\n',
-    );
-  }
+  const { values } = parse<TransportValues>(rest, TRANSPORT_OPTIONS, false);
   const { createEverythingServer } = await import('../../servers/everything/index.js');
-  const server = createEverythingServer({
-    version: packageVersion(),
-    requestState: keys.length > 0 ? { keys } : undefined,
-  });
-  return serveOn(server, values, 'everything');
+  return serveOn(createEverythingServer({ version: packageVersion() }), values, 'everything');
 }
 
 async function serveFs(rest: string[]): Promise<number> {
