@@ -117,6 +117,8 @@ export interface SessionPersistence {
    * session (the one holding its GET stream) answers events that every instance hears.
    */
   home(): boolean;
+  /** Called each time `home()` may have changed (this instance took the GET stream, or another did). */
+  onHomeChange?(listener: () => void): void;
 }
 
 export interface Transport {

@@ -58,6 +58,9 @@ export class ServerSession implements Session, EraHost {
     this.handshake = new HandshakeEra(this);
     this.stateless = new StatelessEra(this);
     this.persistence = transport.persistence;
+    // A copy of a fleet's session counts its subscriptions only while it is the one that delivers them.
+    this.subscriptions.setHandshakeActive(this.home);
+    this.persistence?.onHomeChange?.(() => this.subscriptions.setHandshakeActive(this.home));
     if (this.persistence?.initial) this.restore(this.persistence.initial);
     this.persistence?.onRefresh((state) => this.restore(state));
     // Ping is answered before anything else in the handshake era; the stateless revision has no ping.

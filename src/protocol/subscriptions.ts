@@ -28,6 +28,12 @@ export class Subscriptions {
   private readonly handshakeUris = new Set<string>();
   /** Open subscriptions/listen streams (stateless era), by the id of the request that opened them. */
   private readonly listeners = new Map<JsonRpcId, Listener>();
+  /**
+   * Whether the resources/subscribe URIs count here. In a fleet every instance keeps a copy of the
+   * session, but only the one holding its GET stream delivers updates: only there do the URIs count, so
+   * that the server hears of a subscription once in the fleet, not once per copy (see setHandshakeActive).
+   */
+  private handshakeActive = true;
 
   constructor(
     private readonly connection: Connection,
@@ -36,7 +42,7 @@ export class Subscriptions {
   ) {}
 
   isSubscribed(uri: string): boolean {
-    if (this.handshakeUris.has(uri)) return true;
+    if (this.handshakeActive && this.handshakeUris.has(uri)) return true;
     for (const listener of this.listeners.values()) if (listener.uris.has(uri)) return true;
     return false;
   }
@@ -52,6 +58,20 @@ export class Subscriptions {
     if (subscribed) this.handshakeUris.add(uri);
     else this.handshakeUris.delete(uri);
     if (before !== this.isSubscribed(uri)) this.server.subscriptionChanged?.(this.session, uri, !before);
+  }
+
+  /**
+   * Whether this copy of the session delivers its resources/subscribe updates (it holds the GET stream):
+   * the server hears of its URIs when it starts to and when it stops.
+   */
+  setHandshakeActive(active: boolean): void {
+    if (active === this.handshakeActive) return;
+    const before = [...this.handshakeUris].filter((uri) => this.isSubscribed(uri));
+    this.handshakeActive = active;
+    for (const uri of this.handshakeUris) {
+      const now = this.isSubscribed(uri);
+      if (now !== before.includes(uri)) this.server.subscriptionChanged?.(this.session, uri, now);
+    }
   }
 
   /** The URIs of resources/subscribe, for the session's stored state. */
@@ -126,7 +146,9 @@ export class Subscriptions {
   /** The session closed: every subscription of it ends. */
   clear(): void {
     for (const id of [...this.listeners.keys()]) this.dropListener(id);
-    for (const uri of this.handshakeUris) this.server.subscriptionChanged?.(this.session, uri, false);
+    if (this.handshakeActive) {
+      for (const uri of this.handshakeUris) this.server.subscriptionChanged?.(this.session, uri, false);
+    }
     this.handshakeUris.clear();
   }
 

@@ -4,11 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { requestMetadataHeaders } from '../../src/protocol/http/metadata-headers.js';
 import { McpServer } from '../../src/server/server.js';
 import { InMemoryBusHub } from '../../src/transport/bus.js';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
 import type { HttpListener } from '../../src/transport/http/listen.js';
-import { InMemorySessionStore } from '../../src/transport/http/session-store.js';
+import { InMemorySessionStore, type SessionStore } from '../../src/transport/http/session-store.js';
 
 const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
@@ -87,6 +88,231 @@ describe('a fleet of three endpoints on the in-memory defaults', { timeout: 30_0
       assert.equal(response.status, 404);
       await response.text();
     }
+  });
+});
+
+describe('subscriptions in a fleet of three endpoints on the in-memory defaults', { timeout: 30_000 }, () => {
+  const listeners: HttpListener[] = [];
+  /** What each instance's server heard through onSubscriptionChange, in order. */
+  const heard: string[] = [];
+  let poke = () => {};
+  const hear = (count: number) =>
+    new Promise<void>((resolve) => {
+      poke = () => {
+        if (heard.length >= count) resolve();
+      };
+      poke();
+    });
+
+  /** An instance whose next read of the store is held (as a slow Redis would), and how to let it go. */
+  const holds = new Map<number, { reached: () => void; released: Promise<void> }>();
+  /** Instance `i`'s view of the shared store: a read may be held after it was made. */
+  const viewOf = (inner: SessionStore, i: number): SessionStore => ({
+    create: (...args) => inner.create(...args),
+    update: (...args) => inner.update(...args),
+    delete: (id) => inner.delete(id),
+    count: () => inner.count(),
+    get: async (id, ttlMs) => {
+      const record = await inner.get(id, ttlMs);
+      const hold = holds.get(i);
+      if (hold) {
+        holds.delete(i);
+        hold.reached();
+        await hold.released;
+      }
+      return record;
+    },
+  });
+
+  before(async () => {
+    const sessions = new InMemorySessionStore();
+    const hub = new InMemoryBusHub();
+    const eventStore = new InMemoryEventStore();
+    for (let i = 0; i < 3; i++) {
+      const server = new McpServer({ name: `instance-${i}`, version: '1' });
+      server.resource({ uri: 'test://watched', name: 'watched' }, (uri) => [{ uri, text: 'x' }]);
+      server.onSubscriptionChange((uri, subscribed) => {
+        heard.push(`${i} ${subscribed ? 'on' : 'off'} ${uri}`);
+        poke();
+      });
+      listeners.push(
+        await server.serveHttp({ fleet: { sessions: viewOf(sessions, i), bus: hub.join() }, eventStore }),
+      );
+    }
+  });
+
+  after(async () => {
+    await Promise.all(listeners.map((l) => l.close()));
+  });
+
+  const send = (to: number, method: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(listeners[to]!.url, {
+      method,
+      headers: { ...HEADERS, ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('the server hears of a subscription once in the fleet: on the instance holding the GET stream, wherever it moves', async () => {
+    const init = await send(0, 'POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id');
+    assert.ok(session);
+    await init.text();
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
+    await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    const firstStream = new AbortController();
+    const get = await fetch(listeners[1]!.url, {
+      headers: { ...headers, Accept: 'text/event-stream' },
+      signal: firstStream.signal,
+    });
+    assert.equal(get.status, 200);
+    // Subscribed on a third instance: each of the three has a copy of the session now.
+    const subscribe = await send(
+      2,
+      'POST',
+      { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://watched' } },
+      headers,
+    );
+    assert.match(await subscribe.text(), /"result"/);
+    await hear(1);
+    assert.deepEqual(heard, ['1 on test://watched']);
+
+    // The GET stream moves to instance 0: the subscription follows it.
+    firstStream.abort();
+    const secondStream = new AbortController();
+    const moved = await fetch(listeners[0]!.url, {
+      headers: { ...headers, Accept: 'text/event-stream' },
+      signal: secondStream.signal,
+    });
+    assert.equal(moved.status, 200);
+    await hear(3);
+    assert.deepEqual(heard.slice(1).sort(), ['0 on test://watched', '1 off test://watched']);
+
+    // The session ends (on the instance that never delivered): the one delivering stops.
+    assert.equal((await send(2, 'DELETE', undefined, headers)).status, 200);
+    await hear(4);
+    assert.deepEqual(heard.slice(3), ['0 off test://watched']);
+    secondStream.abort();
+    assert.equal(heard.length, 4);
+  });
+
+  it('a subscription made while the GET stream is being taken on another instance is not missed there', async () => {
+    heard.length = 0;
+    const init = await send(0, 'POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id');
+    assert.ok(session);
+    await init.text();
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
+    await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    // Instance 1 reads the session for the GET (no subscription yet) and is slow to go on; meanwhile
+    // the subscription is made and announced on instance 2, before instance 1 has its copy to hear it.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reached = new Promise<void>((resolve) => holds.set(1, { reached: resolve, released }));
+    const stream = new AbortController();
+    const get = fetch(listeners[1]!.url, {
+      headers: { ...headers, Accept: 'text/event-stream' },
+      signal: stream.signal,
+    });
+    await reached;
+    const subscribe = await send(
+      2,
+      'POST',
+      { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'test://watched' } },
+      headers,
+    );
+    assert.match(await subscribe.text(), /"result"/);
+    release();
+    assert.equal((await get).status, 200);
+    await hear(1);
+    assert.deepEqual(heard, ['1 on test://watched']);
+    assert.equal((await send(0, 'DELETE', undefined, headers)).status, 200);
+    await hear(2);
+    assert.deepEqual(heard, ['1 on test://watched', '1 off test://watched']);
+    stream.abort();
+  });
+});
+
+describe('serveHttp({ requestState }): the keys a fleet shares', { timeout: 30_000 }, () => {
+  const MODERN_META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  };
+  /** An instance whose tool asks one question (an input_required round), signing with `keys`. */
+  const instance = (keys: string[]) => {
+    const server = new McpServer({ name: 'asks', version: '1' });
+    server.tool({ name: 'ask', description: 'Asks for a name' }, async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        message: 'Name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      });
+      return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
+    });
+    return server.serveHttp({ requestState: { keys } });
+  };
+  const call = async (listener: HttpListener, extra: Record<string, unknown> = {}) => {
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'ask', arguments: {}, _meta: MODERN_META, ...extra },
+    };
+    const response = await fetch(listener.url, {
+      method: 'POST',
+      headers: { ...HEADERS, ...requestMetadataHeaders(message) },
+      body: JSON.stringify(message),
+    });
+    return (await response.json()) as {
+      result?: {
+        resultType: string;
+        requestState?: string;
+        inputRequests?: Record<string, unknown>;
+        content?: unknown;
+      };
+      error?: { code: number; message: string };
+    };
+  };
+  /** Asks on `first`, answers on `second`. */
+  const crossing = async (first: HttpListener, second: HttpListener) => {
+    const round = await call(first);
+    assert.equal(round.result?.resultType, 'input_required');
+    const key = Object.keys(round.result!.inputRequests!)[0]!;
+    return call(second, {
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: round.result!.requestState,
+    });
+  };
+  const listeners: HttpListener[] = [];
+  after(async () => {
+    await Promise.all(listeners.map((l) => l.close()));
+  });
+
+  it('a round asked on one instance is answered on another with the same keys, and refused by one with others', async () => {
+    const shared = 'a secret the whole fleet shares';
+    const [a, b, stranger] = await Promise.all([
+      instance([shared]),
+      instance([shared]),
+      instance(['a secret of its own, not shared']),
+    ]);
+    listeners.push(a, b, stranger);
+    const done = await crossing(a, b);
+    assert.equal(done.result?.resultType, 'complete');
+    assert.deepEqual(done.result?.content, [{ type: 'text', text: 'hello Ada' }]);
+    const refused = await crossing(a, stranger);
+    assert.equal(refused.error?.code, -32602);
+    assert.match(refused.error?.message ?? '', /requestState/);
   });
 });
 

@@ -499,6 +499,13 @@ export function createHttpHandler(
             { 'Mcp-Session-Id': session.sessionId },
             typeof lastEventId === 'string' ? lastEventId : undefined,
           );
+          if (fleet && !session.closed) {
+            // A change another instance stored and announced while this copy was being made from an older
+            // read (a subscription made at the same time) was announced before the copy could hear it;
+            // this copy now delivers the session's updates, so it reads the record once more.
+            const record = await fleet.store.get(session.sessionId, idleTimeout).catch(() => undefined);
+            if (record) session.refresh(record.state);
+          }
           return;
         }
         case 'DELETE': {

@@ -98,6 +98,8 @@ export class HttpSessionTransport implements Transport {
   lastActivity = performance.now();
   readonly persistence: SessionPersistence | undefined;
   private refreshListener: ((state: Record<string, unknown>) => void) | undefined;
+  /** Fleet: told when this instance takes the session's GET stream or gives it up. */
+  private homeListener: (() => void) | undefined;
   /** The last state save in a fleet: what is sent after it waits for it. */
   private saving: Promise<void> = Promise.resolve();
   /** Fleet: requests this instance sent to the client, by the id they carry on the wire. */
@@ -129,6 +131,9 @@ export class HttpSessionTransport implements Transport {
             .catch(() => undefined);
         },
         home: () => this.streams.has(this.standaloneId),
+        onHomeChange: (listener) => {
+          this.homeListener = listener;
+        },
       };
     } else if (oneShot) {
       this.persistence = { initial: initialState, onRefresh: () => {}, save: () => {}, home: () => false };
@@ -524,6 +529,7 @@ export class HttpSessionTransport implements Transport {
         this.streams.delete(this.standaloneId);
         stream.response?.end();
         this.unsubscribeStandalone?.();
+        this.homeListener?.();
       }
     }
   }
@@ -579,6 +585,7 @@ export class HttpSessionTransport implements Transport {
     };
     this.cleanups.add(this.unsubscribeStandalone);
     this.streams.set(this.standaloneId, stream);
+    this.homeListener?.();
     this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     response.flushHeaders();
