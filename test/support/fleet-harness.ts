@@ -108,6 +108,12 @@ export interface Fleet {
   instances: Instance[];
   /** The balancer's MCP endpoint. */
   url: string;
+  /**
+   * Cuts every connection HAProxy holds to an instance (by its index), which keeps running, and sends it
+   * no new request until `restore`: its clients must resume on another instance.
+   */
+  cut(index: number): Promise<void>;
+  restore(index: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -164,6 +170,7 @@ export async function startFleet(
       [
         'global',
         '  maxconn 1000',
+        `  stats socket ${join(dir, 'haproxy.sock')} mode 600 level admin`,
         'defaults',
         '  mode http',
         '  timeout connect 2s',
@@ -177,6 +184,9 @@ export async function startFleet(
         '  default_backend instances',
         'backend instances',
         '  balance roundrobin',
+        // Which instance served each answer (i1, i2, …: the order of `instances`), for tests that check
+        // that two requests crossed instances.
+        '  http-response set-header X-Fleet-Instance %[srv_name]',
         '  retry-on conn-failure',
         '  retries 2',
         '  option redispatch',
@@ -188,7 +198,20 @@ export async function startFleet(
     );
     haproxy = spawn('haproxy', ['-f', config, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
     await waitForPort(port, haproxy);
-    return { redis, instances, url: `http://127.0.0.1:${port}/mcp`, stop };
+    const admin = (command: string) => haproxyCommand(join(dir, 'haproxy.sock'), command);
+    return {
+      redis,
+      instances,
+      url: `http://127.0.0.1:${port}/mcp`,
+      cut: async (index) => {
+        await admin(`set server instances/i${index + 1} state maint`);
+        await admin(`shutdown sessions server instances/i${index + 1}`);
+      },
+      restore: async (index) => {
+        await admin(`set server instances/i${index + 1} state ready`);
+      },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -211,4 +234,20 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Sends one command to HAProxy's admin socket; resolves with its answer, rejects if it names an error. */
+async function haproxyCommand(socketPath: string, command: string): Promise<string> {
+  const { connect } = await import('node:net');
+  const answer = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const socket = connect(socketPath, () => socket.end(`${command}\n`));
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+    });
+    socket.once('end', () => resolve(text));
+    socket.once('error', reject);
+  });
+  if (/unknown|no such|not found|error/i.test(answer)) throw new Error(`haproxy: ${command}: ${answer}`);
+  return answer;
 }

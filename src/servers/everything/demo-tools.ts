@@ -63,7 +63,14 @@ export function registerDemoTools(server: McpServer): void {
       const duration = typeof args.duration === 'number' ? args.duration : 10;
       const steps = typeof args.steps === 'number' ? args.steps : 5;
       for (let step = 1; step <= steps; step++) {
-        await delay((duration * 1000) / steps, ctx.signal);
+        try {
+          await delay((duration * 1000) / steps, ctx.signal);
+        } catch (error) {
+          // Said on the request's own stream, since a cancelled request gets no answer: a client (or a
+          // test of a fleet) sees that the cancellation reached the instance running it.
+          ctx.log('notice', `longRunningOperation cancelled after step ${step - 1} of ${steps}`);
+          throw error;
+        }
         ctx.progress(step, steps, `step ${step} of ${steps}`);
       }
       return {

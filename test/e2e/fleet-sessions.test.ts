@@ -1,0 +1,334 @@
+// Whole sessions of every handshake-era client (mcpwire's, the official SDK v1, and v2) against a fleet,
+// for what crosses instances only over the bus: cancellation, resource updates to subscribers, and a
+// stream resumed on another instance. Three `mcpwire serve everything --redis` instances behind HAProxy
+// (round-robin, no stickiness) on redis-server, all started here. HAProxy names the instance that
+// answered each request (X-Fleet-Instance), so each test checks that its requests did cross instances.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { McpClient } from '../../src/client/client.js';
+import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
+import { type Fleet, startFleet } from '../support/fleet-harness.js';
+
+const WATCHED = 'test://watched-resource';
+
+interface Served {
+  method: string;
+  /** The JSON-RPC message POSTed, if any. */
+  body: Record<string, unknown> | undefined;
+  lastEventId: string | undefined;
+  /** HAProxy's name of the instance that answered (i1, i2, i3). */
+  instance: string;
+}
+
+/** Notes which instance answered each request a client made (the SDKs' `fetch`, or mcpwire's requests). */
+class Recorder {
+  readonly served: Served[] = [];
+  private readonly noted = when();
+
+  /** Resolves once a request matching `match` was answered (its headers at least). */
+  answered(match: (served: Served) => boolean): Promise<void> {
+    return this.noted.until(() => this.served.some(match));
+  }
+
+  note(
+    init: { method?: string; body?: unknown; headers?: unknown } | undefined,
+    headers: { get(name: string): string | null },
+  ): void {
+    const sent = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+    this.served.push({
+      method: init?.method ?? 'GET',
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      lastEventId: sent.get('last-event-id') ?? undefined,
+      instance: headers.get('x-fleet-instance') ?? '',
+    });
+    this.noted.poke();
+  }
+
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    this.note(init, response.headers);
+    return response;
+  };
+
+  /** mcpwire's HTTP transport takes no fetch: its requester is watched instead. */
+  watch(transport: HttpClientTransport): HttpClientTransport {
+    const requester = (transport as unknown as { requester: { request: Requester } }).requester;
+    const request = requester.request.bind(requester);
+    requester.request = async (url, options) => {
+      const answer = await request(url, options);
+      this.note(options, answer.headers);
+      return answer;
+    };
+    return transport;
+  }
+
+  /** The instance that answered the last POST of a message matching `match`. */
+  instanceOf(match: (message: Record<string, unknown>) => boolean): string | undefined {
+    return this.served.findLast((s) => s.body && match(s.body))?.instance;
+  }
+
+  /** The instance holding the session's GET stream (the last GET without Last-Event-ID). */
+  get streamHolder(): string | undefined {
+    return this.served.findLast((s) => s.method === 'GET' && s.lastEventId === undefined)?.instance;
+  }
+}
+
+type Requester = (
+  url: URL,
+  options: { method: string; body?: string; headers?: Record<string, string> },
+) => Promise<{ headers: { get(name: string): string | null } }>;
+
+/** What a test does with a client, whichever it is. */
+interface Driver {
+  readonly recorder: Recorder;
+  connect(url: string): Promise<void>;
+  /** longRunningOperation, for 100 ms a step. */
+  callLong(steps: number, signal: AbortSignal, onProgress: (progress: number) => void): Promise<unknown>;
+  ping(): Promise<void>;
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Heard {
+  onLog(text: string): void;
+  onUpdated(uri: string): void;
+}
+
+const drivers: Record<string, (heard: Heard) => Driver> = {
+  mcpwire: (heard) => {
+    const recorder = new Recorder();
+    const client = new McpClient({
+      name: 'fleet-mcpwire',
+      version: '1',
+      era: 'handshake',
+      onLog: (message) => heard.onLog(String(message.data)),
+      onResourceUpdated: (uri) => heard.onUpdated(uri),
+    });
+    return {
+      recorder,
+      connect: async (url) => {
+        await client.connect(recorder.watch(new HttpClientTransport(url)));
+      },
+      callLong: (steps, signal, onProgress) =>
+        client.callTool(
+          'longRunningOperation',
+          { duration: steps / 10, steps },
+          { signal, onProgress: (p) => onProgress(p.progress) },
+        ),
+      ping: async () => {
+        await client.ping();
+      },
+      subscribe: async (uri) => {
+        await client.subscribeResource(uri);
+      },
+      unsubscribe: async (uri) => {
+        await client.unsubscribeResource(uri);
+      },
+      close: () => client.close(),
+    };
+  },
+  'SDK v1': (heard) => {
+    const recorder = new Recorder();
+    const client = new ClientV1({ name: 'fleet-sdk-v1', version: '1' }, { capabilities: {} });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+      heard.onLog(String(n.params.data)),
+    );
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => heard.onUpdated(n.params.uri));
+    return {
+      recorder,
+      connect: (url) => client.connect(new TransportV1(new URL(url), { fetch: recorder.fetch })),
+      callLong: (steps, signal, onProgress) =>
+        client.callTool(
+          { name: 'longRunningOperation', arguments: { duration: steps / 10, steps } },
+          undefined,
+          {
+            signal,
+            onprogress: (p) => onProgress(p.progress),
+            resetTimeoutOnProgress: true,
+          },
+        ),
+      ping: async () => {
+        await client.ping();
+      },
+      subscribe: async (uri) => {
+        await client.subscribeResource({ uri });
+      },
+      unsubscribe: async (uri) => {
+        await client.unsubscribeResource({ uri });
+      },
+      close: () => client.close(),
+    };
+  },
+  'SDK v2': (heard) => {
+    const recorder = new Recorder();
+    const client = new ClientV2(
+      { name: 'fleet-sdk-v2', version: '2' },
+      { versionNegotiation: { mode: 'legacy' } as never, capabilities: {} },
+    );
+    client.setNotificationHandler('notifications/message', (n) => heard.onLog(String(n.params.data)));
+    client.setNotificationHandler('notifications/resources/updated', (n) => heard.onUpdated(n.params.uri));
+    return {
+      recorder,
+      connect: (url) => client.connect(new TransportV2(new URL(url), { fetch: recorder.fetch })),
+      callLong: (steps, signal, onProgress) =>
+        client.callTool(
+          { name: 'longRunningOperation', arguments: { duration: steps / 10, steps } },
+          { signal, onprogress: (p) => onProgress(p.progress), resetTimeoutOnProgress: true },
+        ),
+      ping: async () => {
+        await client.ping();
+      },
+      subscribe: async (uri) => {
+        await client.subscribeResource({ uri });
+      },
+      unsubscribe: async (uri) => {
+        await client.unsubscribeResource({ uri });
+      },
+      close: () => client.close(),
+    };
+  },
+};
+
+/** Resolves once `check` holds, tested each time `poke` is called. */
+function when() {
+  const waiting: Array<{ check: () => boolean; resolve: () => void }> = [];
+  return {
+    until(check: () => boolean): Promise<void> {
+      if (check()) return Promise.resolve();
+      return new Promise((resolve) => waiting.push({ check, resolve }));
+    },
+    poke(): void {
+      for (const entry of [...waiting]) {
+        if (entry.check()) {
+          waiting.splice(waiting.indexOf(entry), 1);
+          entry.resolve();
+        }
+      }
+    },
+  };
+}
+
+const isCall = (m: Record<string, unknown>) => m.method === 'tools/call';
+const isCancel = (m: Record<string, unknown>) => m.method === 'notifications/cancelled';
+const isSubscribe = (m: Record<string, unknown>) => m.method === 'resources/subscribe';
+const indexOf = (instance: string) => Number(instance.slice(1)) - 1;
+
+describe('cancellation, subscriptions and resumption across a fleet, with every client', {
+  timeout: 180_000,
+}, () => {
+  let fleet: Fleet;
+
+  before(async () => {
+    fleet = await startFleet(3);
+  });
+
+  after(async () => {
+    await fleet?.stop();
+  });
+
+  for (const [name, make] of Object.entries(drivers)) {
+    it(`${name}: a call resumed on another instance loses no progress, and its cancellation reaches the instance running it`, {
+      timeout: 60_000,
+    }, async () => {
+      const logs: string[] = [];
+      const progress: number[] = [];
+      const changed = when();
+      const client = make({
+        onLog: (text) => {
+          logs.push(text);
+          changed.poke();
+        },
+        onUpdated: () => {},
+      });
+      await client.connect(fleet.url);
+      const abort = new AbortController();
+      let cut: number | undefined;
+      try {
+        const call = client.callLong(6000, abort.signal, (p) => {
+          progress.push(p);
+          changed.poke();
+        });
+        call.catch(() => undefined);
+        await changed.until(() => progress.length >= 2);
+        // The instance running the call keeps running it, but its client's connection is gone and the
+        // balancer sends it nothing new: the client resumes the stream on another instance.
+        const runner = client.recorder.instanceOf(isCall);
+        assert.ok(runner, 'HAProxy named no instance');
+        cut = indexOf(runner);
+        const before = progress.length;
+        await fleet.cut(cut);
+        await changed.until(() => progress.length >= before + 3);
+        const resumed = client.recorder.served.find((s) =>
+          s.lastEventId?.startsWith(fleet.instances[cut!]!.id),
+        );
+        assert.ok(resumed, 'the client did not resume the stream');
+        assert.notEqual(resumed.instance, runner, 'the stream was resumed on the instance running the call');
+        // Every step once, in order: nothing lost while the client was away, nothing said twice.
+        assert.deepEqual(
+          progress,
+          progress.map((_, i) => i + 1),
+        );
+
+        abort.abort();
+        await assert.rejects(call);
+        await changed.until(() => logs.some((l) => /cancelled after step/.test(l)));
+        const told = client.recorder.instanceOf(isCancel);
+        assert.ok(told);
+        assert.notEqual(told, runner, 'the cancellation landed on the instance running the call');
+        assert.match(
+          logs.find((l) => /cancelled/.test(l))!,
+          /longRunningOperation cancelled after step \d+ of 6000/,
+        );
+      } finally {
+        abort.abort();
+        if (cut !== undefined) await fleet.restore(cut);
+        await client.close();
+      }
+    });
+
+    it(`${name}: a subscription made on one instance hears the updates on the GET stream another holds`, {
+      timeout: 60_000,
+    }, async () => {
+      const updates: string[] = [];
+      const changed = when();
+      const client = make({
+        onLog: () => {},
+        onUpdated: (uri) => {
+          updates.push(uri);
+          changed.poke();
+        },
+      });
+      await client.connect(fleet.url);
+      try {
+        // Every client opens its GET stream once the session is initialized.
+        await client.recorder.answered((s) => s.method === 'GET' && s.lastEventId === undefined);
+        const holder = client.recorder.streamHolder;
+        assert.ok(holder);
+        // Round-robin: at most three tries land the subscription on an instance other than the holder.
+        for (let i = 0; i < 3; i++) {
+          await client.subscribe(WATCHED);
+          if (client.recorder.instanceOf(isSubscribe) !== holder) break;
+          await client.unsubscribe(WATCHED);
+        }
+        assert.notEqual(client.recorder.instanceOf(isSubscribe), holder);
+        await changed.until(() => updates.length >= 1);
+        assert.equal(updates[0], WATCHED);
+        await client.unsubscribe(WATCHED);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
