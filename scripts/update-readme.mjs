@@ -7,6 +7,7 @@
 //   node scripts/update-readme.mjs conformance   from the last conformance run (.tools/conformance-*.json,
 //                                                written by the tests in test/conformance)
 //   node scripts/update-readme.mjs conformance-0.2  the same for suite 0.2, a table per revision set
+//   node scripts/update-readme.mjs conformance-0.2-more  what 0.2 runs beyond its sets, a row a run
 //   node scripts/update-readme.mjs bench         from the last `npm run bench` (bench/results/latest.json)
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -203,6 +204,27 @@ function conformance02() {
   replaceSection('conformance-0.2', parts.join('\n'));
 }
 
+/** What 0.2 runs beyond its requirement sets (.tools/conformance-0.2-more.json): a row a run. */
+function conformance02More() {
+  const file = join(root, '.tools', 'conformance-0.2-more.json');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run the conformance tests first (npm test)`);
+  const results = JSON.parse(readFileSync(file, 'utf8'));
+  const parts = ['| run | scenarios | checks passed | result |', '| --- | --- | --- | --- |'];
+  for (const run of [...new Set(results.map((r) => r.run))]) {
+    const own = results.filter((r) => r.run === run);
+    // SKIPPED checks do not apply (the skills extension mcpwire does not offer, say): not counted.
+    const checks = own.flatMap((r) => r.checks.filter((c) => c.status !== 'INFO' && c.status !== 'SKIPPED'));
+    const passed = checks.filter((c) => c.status === 'SUCCESS').length;
+    const skipped = own.flatMap((r) => r.checks.filter((c) => c.status === 'SKIPPED')).length;
+    const verdict =
+      passed < checks.length
+        ? `❌ ${checks.length - passed} failed`
+        : `✅ pass${skipped > 0 ? ` (${skipped} ${skipped === 1 ? 'check' : 'checks'} skipped by the suite)` : ''}`;
+    parts.push(`| ${run} | ${own.length} | ${passed}/${checks.length} | ${verdict} |`);
+  }
+  replaceSection('conformance-0.2-more', `${parts.join('\n')}\n`);
+}
+
 function bench() {
   const file = join(root, 'bench', 'results', 'latest.json');
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run bench first`);
@@ -274,11 +296,18 @@ function bench() {
   replaceSection('bench', lines.join('\n'));
 }
 
-const tasks = { doctor, 'doctor-http': doctorHttp, conformance, 'conformance-0.2': conformance02, bench };
+const tasks = {
+  doctor,
+  'doctor-http': doctorHttp,
+  conformance,
+  'conformance-0.2': conformance02,
+  'conformance-0.2-more': conformance02More,
+  bench,
+};
 const names = process.argv.slice(2);
 if (names.length === 0 || names.some((n) => !tasks[n])) {
   console.error(
-    'usage: node scripts/update-readme.mjs doctor|doctor-http|conformance|conformance-0.2|bench ...',
+    'usage: node scripts/update-readme.mjs doctor|doctor-http|conformance|conformance-0.2|conformance-0.2-more|bench ...',
   );
   process.exit(2);
 }
