@@ -8,6 +8,7 @@ import { ConfigError, type HostConfig, loadConfig } from '../host/config.js';
 import { type HostEvent, type HostOptions, McpHost } from '../host/host.js';
 import { FileTokenStore } from '../transport/http/auth/file-token-store.js';
 import { OAuthClient } from '../transport/http/auth/oauth-client.js';
+import { StrayOutput } from './stray-output.js';
 import { UsageError } from './usage.js';
 
 export interface TargetOptions {
@@ -66,13 +67,10 @@ export function tokenStore(): FileTokenStore {
   return store;
 }
 
-/** How many stray stdout lines are shown before the rest are only counted. */
-const STRAY_SHOWN = 3;
-
 export async function openTarget(options: TargetOptions, version: string): Promise<Target> {
   const config = await targetConfig(options);
   const names = Object.keys(config.servers);
-  let stray = 0;
+  const stray = new StrayOutput();
   const handshake = handshakeTimeout(options);
   const host = new McpHost(config, {
     clientInfo: { name: 'mcpwire-cli', version },
@@ -93,15 +91,14 @@ export async function openTarget(options: TargetOptions, version: string): Promi
       if (event.type === 'log') options.onLog?.(event.server, event.level, event.data);
       // Said at once, in every command: a stray line on stdout used to be found out only when the
       // request it broke timed out.
-      if (event.type === 'problem' && event.problem.kind === 'parse-error') {
-        stray++;
-        if (stray <= STRAY_SHOWN) {
-          process.stderr.write(
-            `mcpwire: ${names.length > 1 ? `server "${event.server}"` : 'the server'} wrote something that is not JSON-RPC to stdout: ${JSON.stringify(String(event.problem.detail ?? '').slice(0, 120))}\n`,
-          );
-        } else if (stray === STRAY_SHOWN + 1) {
-          process.stderr.write('mcpwire: (more lines that are not JSON-RPC are not shown)\n');
-        }
+      if (
+        event.type === 'problem' &&
+        (event.problem.kind === 'parse-error' || event.problem.kind === 'framing')
+      ) {
+        stray.report(
+          names.length > 1 ? `server "${event.server}"` : 'the server',
+          String(event.problem.detail ?? ''),
+        );
       }
     },
     client: { timeout: options.timeout, ...options.answers },
@@ -117,7 +114,7 @@ export async function openTarget(options: TargetOptions, version: string): Promi
         .map((s) => `server "${s.name}" failed to start: ${withoutLibraryAdvice(s.error ?? s.state)}`)
         .join('\n'),
       first?.hint ??
-        (stray > 0
+        (stray.count > 0
           ? 'A stdio server must write only JSON-RPC messages to stdout (see above); logs belong on stderr.'
           : first?.error?.includes('no such command')
             ? 'Check the command after "--" (or in the configuration) and that it is installed.'

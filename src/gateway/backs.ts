@@ -5,6 +5,7 @@
 // processes are ChildProcessTransport's: tracked, ended with their tree, watched by the watchdog.
 
 import { McpClient } from '../client/client.js';
+import type { ConnectionProblem } from '../jsonrpc/connection.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { OpeningRequest, Session } from '../protocol/server-definition.js';
@@ -25,6 +26,8 @@ export interface BacksOptions {
   startTimeout?: number;
   /** Told when a back server started or ended, for the command line's messages. */
   onEvent?: (event: { type: 'started' | 'ended'; shared: boolean; detail: string }) => void;
+  /** Told of what a back server sent that is not a message (a stray line on stdout, say), as it comes. */
+  onProblem?: (problem: ConnectionProblem) => void;
 }
 
 export class Backs implements BackProvider {
@@ -49,6 +52,7 @@ export class Backs implements BackProvider {
         ...link.clientOptions(carried(request)),
         protocolVersion: request.protocolVersion,
         era,
+        onProblem: this.options.onProblem,
       });
     let client = make('handshake');
     try {
@@ -82,7 +86,11 @@ export class Backs implements BackProvider {
 
   private async startShared(): Promise<Back> {
     const link = new BackLink();
-    const client = new McpClient({ ...this.options.clientInfo, ...link.clientOptions(undefined) });
+    const client = new McpClient({
+      ...this.options.clientInfo,
+      ...link.clientOptions(undefined),
+      onProblem: this.options.onProblem,
+    });
     try {
       await this.connect(client, true);
     } catch (error) {

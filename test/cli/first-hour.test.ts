@@ -418,6 +418,67 @@ describe('the command line in the first hour', () => {
     );
   });
 
+  it('bug: replay, gateway and proxy said nothing of a server line that is not JSON-RPC; they say it at once', async () => {
+    const broken = path.join(root, 'test', 'fixtures', 'broken');
+    const log = path.join(scratch, 'echo.jsonl');
+    const recorded = await mcpwire([
+      'call',
+      'echo',
+      'text=hi',
+      '--',
+      process.execPath,
+      bin,
+      'trace',
+      '--format',
+      'jsonl',
+      '--log',
+      log,
+      '--',
+      process.execPath,
+      path.join(broken, 'correct.mjs'),
+    ]);
+    assert.equal(recorded.code, 0, recorded.stderr);
+    const config = path.join(scratch, 'noisy.json');
+    const noisy = [process.execPath, path.join(broken, 'prints-on-stdout.mjs')];
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { noisy: { command: noisy[0], args: noisy.slice(1) } } }),
+    );
+    const cutShort = [process.execPath, path.join(broken, 'cuts-a-call-short.mjs')];
+    const runs: Array<[string[], RegExp]> = [
+      // The answer to the call is cut short: said while replay still waits for it (a long --timeout).
+      [
+        ['replay', log, '--timeout', '600000', '--', ...cutShort],
+        /^mcpwire: the server wrote something that is not JSON-RPC to stdout: "\{\\"jsonrpc\\"/m,
+      ],
+      [
+        ['gateway', config],
+        /^mcpwire: server "noisy" wrote something that is not JSON-RPC to stdout: "debug: wrote a message"/m,
+      ],
+      [
+        ['proxy', '--http', '0', '--', ...noisy],
+        /^mcpwire: the server wrote something that is not JSON-RPC to stdout: "debug: wrote a message"/m,
+      ],
+    ];
+    for (const [args, said] of runs) {
+      const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          child.stderr.setEncoding('utf8').on('data', (text: string) => {
+            stderr += text;
+            if (said.test(stderr)) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code} first: ${stderr}`)));
+        });
+      } finally {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+  });
+
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`bug: ${signal} to the command line left a stubborn server running; it cancels the call and ends the server and its child`, async () => {
       // The server and a child of its own ignore SIGTERM, SIGHUP and the end of stdin.

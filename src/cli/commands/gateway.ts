@@ -14,6 +14,7 @@ import { ConfigError } from '../../host/config.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
 import { parseSize } from '../options.js';
 import { packageVersion } from '../package-info.js';
+import { StrayOutput } from '../stray-output.js';
 import { tokenStore } from '../target.js';
 import { UsageError } from '../usage.js';
 import { parsePort } from './trace-http.js';
@@ -77,6 +78,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (Object.keys(config.host.servers).length === 0) throw new UsageError(`${file} configures no servers`);
   const say = (text: string) => process.stderr.write(`mcpwire gateway: ${text}\n`);
+  const stray = new StrayOutput();
   const gateway: Gateway = await openGateway(config, {
     info: { name: 'mcpwire-gateway', version: packageVersion() },
     host: {
@@ -84,7 +86,13 @@ export async function run(argv: string[]): Promise<number> {
       authorization: (_server, url) => new OAuthClient({ server: url, store: tokenStore() }),
       stderr: values.verbose ? (server, text) => process.stderr.write(`[${server}] ${text}`) : 'pipe',
       onEvent: (event) => {
-        if (event.type === 'failed') say(`server "${event.server}" failed to start: ${event.error}`);
+        // Said at once, as every command does: a client of the gateway would see only a request that hangs.
+        if (
+          event.type === 'problem' &&
+          (event.problem.kind === 'parse-error' || event.problem.kind === 'framing')
+        )
+          stray.report(`server "${event.server}"`, String(event.problem.detail ?? ''));
+        else if (event.type === 'failed') say(`server "${event.server}" failed to start: ${event.error}`);
         else if (event.type === 'crashed') say(`server "${event.server}" crashed: ${event.reason}`);
         else if (values.verbose && event.type === 'ready') say(`server "${event.server}" is ready`);
         else if (values.verbose && event.type === 'restarting')

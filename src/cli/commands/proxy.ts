@@ -4,11 +4,13 @@
 
 import { parseArgs } from 'node:util';
 import { type ProxyOptions, proxyHttp, proxyStdio } from '../../gateway/proxy.js';
+import type { ConnectionProblem } from '../../jsonrpc/connection.js';
 import { ChildProcessTransport } from '../../transport/child-process.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
 import { FallbackHttpTransport } from '../../transport/http/fallback-transport.js';
 import { parseSize, splitAtDoubleDash } from '../options.js';
 import { packageVersion } from '../package-info.js';
+import { StrayOutput } from '../stray-output.js';
 import { parseRemote, tokenStore } from '../target.js';
 import { UsageError } from '../usage.js';
 import { parsePort } from './trace-http.js';
@@ -77,7 +79,13 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message, 'Run "mcpwire proxy --help".');
   }
   const say = (text: string) => process.stderr.write(`mcpwire proxy: ${text}\n`);
+  const stray = new StrayOutput();
   const common = {
+    // Said at once, as every command does: a client of the proxy would see only a request that hangs.
+    onProblem: (problem: ConnectionProblem) => {
+      if (problem.kind === 'parse-error' || problem.kind === 'framing')
+        stray.report('the server', String(problem.detail ?? ''));
+    },
     clientInfo: { name: 'mcpwire-proxy', version: packageVersion() },
     idleTimeout: whole(values['idle-timeout'], '--idle-timeout'),
     onEvent: values.verbose

@@ -22,6 +22,7 @@ import { ChildProcessTransport } from '../../transport/child-process.js';
 import { FallbackHttpTransport } from '../../transport/http/fallback-transport.js';
 import { colour, printJson } from '../format.js';
 import { splitAtDoubleDash } from '../options.js';
+import { StrayOutput } from '../stray-output.js';
 import { parseRemote } from '../target.js';
 import { UsageError } from '../usage.js';
 
@@ -113,6 +114,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const ignore = new Set(values.ignore ?? []);
   const outcomes: Outcome[] = [];
+  const stray = new StrayOutput();
   for (const conversation of conversations) {
     const transport: Transport = remote
       ? new FallbackHttpTransport(remote.url, { headers: remote.headers })
@@ -124,7 +126,7 @@ export async function run(argv: string[]): Promise<number> {
     const failure = await replayConversation(
       conversation,
       transport,
-      { timeout, ignore, http: remote !== undefined },
+      { timeout, ignore, http: remote !== undefined, stray: remote ? undefined : stray },
       outcomes,
     );
     if (failure) {
@@ -169,7 +171,7 @@ function shown(value: unknown): string {
 async function replayConversation(
   conversation: ReplayConversation,
   transport: Transport,
-  options: { timeout: number; ignore: ReadonlySet<string>; http: boolean },
+  options: { timeout: number; ignore: ReadonlySet<string>; http: boolean; stray?: StrayOutput },
   outcomes: Outcome[],
 ): Promise<CloseReason | undefined> {
   const answers = new Map<JsonRpcId, Record<string, unknown>>();
@@ -194,7 +196,10 @@ async function replayConversation(
       }
       changed();
     },
-    frameError() {},
+    frameError(error) {
+      // Said at once: the answer the line should have been is otherwise only missed at the timeout.
+      if (error.kind !== 'oversize') options.stray?.report('the server', error.excerpt);
+    },
     closed(reason) {
       // Our own close at the end is no failure of the server.
       if (!state.closing) state.closed = reason;
