@@ -40,6 +40,7 @@ describe('authorization: mcpwire as a resource server', { timeout: 20_000 }, () 
         issuer: issuer.issuer,
         requiredScopes: ['mcp:read'],
         tools: { drop_tables: ['mcp:admin'] },
+        methods: { 'resources/list': ['mcp:resources'] },
       },
     });
     url = listener.url;
@@ -77,7 +78,10 @@ describe('authorization: mcpwire as a resource server', { timeout: 20_000 }, () 
     assert.equal(document.resource, url);
     assert.deepEqual(document.authorization_servers, [issuer.issuer]);
     assert.deepEqual(document.bearer_methods_supported, ['header']);
-    assert.deepEqual(new Set(document.scopes_supported as string[]), new Set(['mcp:read', 'mcp:admin']));
+    assert.deepEqual(
+      new Set(document.scopes_supported as string[]),
+      new Set(['mcp:read', 'mcp:admin', 'mcp:resources']),
+    );
   });
 
   // The table of the README: what each bad credential gets.
@@ -175,6 +179,13 @@ describe('authorization: mcpwire as a resource server', { timeout: 20_000 }, () 
     {
       name: 'alg: none',
       authorization: async () => `Bearer ${issuer.unsigned({ audience: url, scope: 'mcp:read' })}`,
+      status: 401,
+      error: 'invalid_token',
+      message: /algorithm this server does not accept/,
+    },
+    {
+      name: 'an algorithm not allowed (HS256, a shared secret)',
+      authorization: async () => `Bearer ${await good({ hmacSecret: 'a secret anyone could guess' })}`,
       status: 401,
       error: 'invalid_token',
       message: /algorithm this server does not accept/,
@@ -284,6 +295,34 @@ describe('authorization: mcpwire as a resource server', { timeout: 20_000 }, () 
     });
     assert.equal(allowed.status, 200, 'a token with more scope (after step-up) works on the same session');
     await allowed.body?.cancel();
+  });
+
+  it('refuses a method without the scope that method needs, naming it (403, for step-up)', async () => {
+    const token = await good({ scope: 'mcp:read' });
+    const session = await openSession(token);
+    const headers = {
+      'Mcp-Session-Id': session,
+      'MCP-Protocol-Version': VERSION,
+      Accept: 'application/json',
+    };
+    const list = { jsonrpc: '2.0', id: 6, method: 'resources/list', params: {} };
+    const r = await refusal(await call(`Bearer ${token}`, list, headers));
+    assert.equal(r.status, 403);
+    assert.equal(r.challenge?.error, 'insufficient_scope');
+    assert.match(r.message, /mcp:resources/);
+    assert.deepEqual(r.challenge?.scope?.split(' ').sort(), ['mcp:read', 'mcp:resources']);
+    // Other methods need only what every request needs.
+    const tools = await call(`Bearer ${token}`, { ...list, method: 'tools/list' }, headers);
+    assert.equal(tools.status, 200);
+    await tools.body?.cancel();
+  });
+
+  it('allows 30 s of clock skew: a token expired 10 s ago, or valid 10 s from now, is accepted', async () => {
+    for (const token of [await good({ expiresIn: -10 }), await good({ notBefore: 10 })]) {
+      const response = await call(`Bearer ${token}`, initializeRequest(), { Accept: 'application/json' });
+      assert.equal(response.status, 200);
+      await response.body?.cancel();
+    }
   });
 
   it('refuses a session to any caller but the one that opened it', async () => {

@@ -23,6 +23,8 @@ export interface MintOptions {
   kid?: string;
   clientId?: string;
   extra?: Record<string, unknown>;
+  /** Sign with HS256 and this shared secret (an algorithm a resource server must not accept). */
+  hmacSecret?: string;
 }
 
 export interface TokenIssuer {
@@ -74,6 +76,11 @@ export async function startTokenIssuer(): Promise<TokenIssuer> {
     issuer,
     jwksFetches: () => fetches,
     async mint(options = {}) {
+      if (options.hmacSecret !== undefined) {
+        return new SignJWT(claims(options))
+          .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
+          .sign(new TextEncoder().encode(options.hmacSecret));
+      }
       const key = options.foreignKey ? foreign.privateKey : privateKey;
       return new SignJWT(claims(options))
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
