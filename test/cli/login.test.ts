@@ -47,6 +47,8 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let authFile: string;
+  /** What the protected server wrote on stderr: it must never hold a token. */
+  let serverLog: ReturnType<typeof watch>;
 
   before(async () => {
     as = await startAuthorizationServer({ scopes: ['mcp:read'] });
@@ -58,7 +60,8 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
       [BIN, 'serve', 'everything', '--http', '0', '--auth-issuer', as.issuer, '--auth-scopes', 'mcp:read'],
       { cwd: REPO_ROOT, env },
     );
-    url = (await watch(server).waitFor(/listening on (\S+)/))[1]!;
+    serverLog = watch(server);
+    url = (await serverLog.waitFor(/listening on (\S+)/))[1]!;
   });
 
   after(async () => {
@@ -132,6 +135,23 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     );
   });
 
+  it('a url entry of a configuration file uses the stored tokens too, and no token is printed or logged', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const config = path.join(dir, 'remote.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { remote: { url } } }));
+    const tools = await runCli(['tools', '--config', config], 60_000, env);
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /echo/);
+    const { tokens } = JSON.parse(readFileSync(authFile, 'utf8'))[`${as.issuer} ${url}`];
+    for (const token of [tokens.access_token, tokens.refresh_token, 'not-a-valid-token']) {
+      assert.ok(
+        !tools.stdout.includes(token) && !tools.stderr.includes(token),
+        'the command prints no token',
+      );
+      assert.ok(!serverLog.text.includes(token), 'the server logs no token it was shown, good or bad');
+    }
+  });
+
   it('logout forgets the tokens: the next command needs a login again', async () => {
     const logout = await runCli(['logout', url], 30_000, env);
     assert.equal(logout.code, 0, logout.stderr);
@@ -184,6 +204,87 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     assert.equal(neither.code, 2);
     assert.match(neither.stderr, /needs --client-id, and --client-secret or --private-key/);
     assert.equal((await runCli(['logout', url], 30_000, env)).code, 0);
+  });
+
+  it('serve fs and serve sqlite take the same options; --auth-audience names the resource tokens must be for', async () => {
+    const audience = 'https://mcp.example.com/mcp';
+    const db = path.join(dir, 'auth.db');
+    const machine = await as.registerClient({
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    for (const serverArgs of [
+      ['fs', '--root', dir],
+      ['sqlite', db, '--create'],
+    ]) {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'serve',
+          ...serverArgs,
+          '--http',
+          '0',
+          '--auth-issuer',
+          as.issuer,
+          '--auth-audience',
+          audience,
+          '--auth-scopes',
+          'mcp:read',
+        ],
+        { cwd: REPO_ROOT, env },
+      );
+      try {
+        const local = (await watch(child).waitFor(/listening on (\S+)/))[1]!;
+        const post = (authorization?: string) =>
+          fetch(local, {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              ...(authorization ? { Authorization: authorization } : {}),
+            },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'initialize',
+              params: {
+                protocolVersion: '2025-11-25',
+                capabilities: {},
+                clientInfo: { name: 't', version: '1' },
+              },
+            }),
+          });
+        const none = await post();
+        assert.equal(none.status, 401, serverArgs[0]);
+        const challenge = parseBearerChallenge(none.headers.get('www-authenticate'));
+        // The challenge names the metadata at the public URL (the audience); this server serves it too.
+        assert.equal(
+          challenge?.resource_metadata,
+          'https://mcp.example.com/.well-known/oauth-protected-resource/mcp',
+        );
+        const served = `${new URL(local).origin}/.well-known/oauth-protected-resource/mcp`;
+        const metadata = (await (await fetch(served)).json()) as Record<string, unknown>;
+        assert.equal(metadata.resource, audience);
+        const forAudience = await as.clientCredentialsToken(machine, {
+          resource: audience,
+          scope: 'mcp:read',
+        });
+        const accepted = await post(`Bearer ${forAudience.access_token}`);
+        assert.equal(accepted.status, 200, `${serverArgs[0]}: ${await accepted.clone().text()}`);
+        await accepted.body?.cancel();
+        // A token for the server's own URL is for another resource once the audience is set.
+        const forUrl = await as.clientCredentialsToken(machine, { resource: local, scope: 'mcp:read' });
+        const refused = await post(`Bearer ${forUrl.access_token}`);
+        assert.equal(refused.status, 401);
+        assert.match(refused.headers.get('www-authenticate') ?? '', /another resource/);
+        await refused.body?.cancel();
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }
   });
 
   it('refuses login without a URL, and --auth-issuer without --http, with the fix', async () => {
