@@ -2,14 +2,51 @@
 // tool names and argument names, and results printed as they come.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'mcpwire.js');
+const fixture = (name: string) => path.join(root, 'test', 'fixtures', 'host', name);
+
+interface Logged {
+  type: string;
+  from?: string;
+  stream?: string;
+  payload?: { id?: number; method?: string; params?: Record<string, unknown> };
+}
+
+/** The messages of a trace log written with --format jsonl. */
+function readTrace(file: string): Logged[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Logged);
+}
+
+/** Resolves with the first match of `pattern` in what the child wrote on stderr. */
+function stderrMatch(child: ChildProcessWithoutNullStreams, pattern: RegExp): Promise<RegExpExecArray> {
+  let text = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const match = pattern.exec(text);
+      if (match) resolve(match);
+    });
+    child.once('exit', () => reject(new Error(`exited before ${pattern}: ${text}`)));
+  });
+}
+
+/** Ends a process the test started and waits until it is gone. */
+async function end(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await gone;
+}
 
 describe('mcpwire shell', () => {
   let folder: string;
@@ -55,12 +92,26 @@ describe('mcpwire shell', () => {
     assert.equal(await exited, 0);
   });
 
+  /** The pseudo-terminals of the test that runs: a failed test leaves none behind (their shells get SIGHUP). */
+  const terminals = new Set<ChildProcessWithoutNullStreams>();
+  afterEach(async () => {
+    for (const child of terminals) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await gone;
+      }
+    }
+    terminals.clear();
+  });
+
   /** The shell through a pseudo-terminal, over COMMAND; `waitFor` resolves once the screen matches. */
   function pty(command: string) {
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       env: { ...process.env, NO_COLOR: '1', HOME: folder, TERM: 'xterm' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    terminals.add(child);
     let screen = '';
     const wakers = new Set<() => void>();
     child.stdout.on('data', (chunk: Buffer) => {
@@ -97,7 +148,11 @@ describe('mcpwire shell', () => {
   it('bug: Ctrl-C did not cancel a call and left a dead prompt; it cancels it, and the prompt works', {
     timeout: 30_000,
   }, async () => {
-    const shell = pty(everything);
+    // Through trace, which records what reached the server: the call's notifications/cancelled.
+    const log = path.join(folder, 'cancel.jsonl');
+    const shell = pty(
+      `${process.execPath} ${bin} shell -- ${process.execPath} ${bin} trace --format jsonl --log ${log} -- ${process.execPath} ${bin} serve everything`,
+    );
     await shell.waitFor(/mcp> /);
     shell.child.stdin.write('call longRunningOperation duration=60 steps=60\r');
     await shell.waitFor(/1\/60/);
@@ -108,6 +163,66 @@ describe('mcpwire shell', () => {
     await shell.waitFor(/Echo: again/, mark);
     shell.child.stdin.write('exit\r');
     assert.equal(await shell.exited, 0);
+    const sent = readTrace(log).filter((r) => r.type === 'message' && r.from === 'client');
+    const call = sent.find((r) => r.payload?.params?.name === 'longRunningOperation')?.payload;
+    assert.ok(call?.id !== undefined, 'the call reached the server');
+    assert.ok(
+      sent.some(
+        (r) => r.payload?.method === 'notifications/cancelled' && r.payload.params?.requestId === call.id,
+      ),
+      'the server was told the call was cancelled',
+    );
+  });
+
+  it('Ctrl-C cancels a call on 2026-07-28 Streamable HTTP by closing its exchange', {
+    timeout: 30_000,
+  }, async (t) => {
+    // serve everything over HTTP, behind a recording proxy: the log shows how the call ended.
+    const server = spawn(process.execPath, [bin, 'serve', 'everything', '--http', '0']);
+    t.after(() => end(server));
+    const url = (await stderrMatch(server, /listening on (\S+)/))[1]!;
+    const log = path.join(folder, 'cancel-http.jsonl');
+    const proxy = spawn(process.execPath, [
+      bin,
+      'trace',
+      '--http',
+      '0',
+      '--url',
+      url,
+      '--format',
+      'jsonl',
+      '--log',
+      log,
+    ]);
+    t.after(() => end(proxy));
+    const front = (await stderrMatch(proxy, /listening on (\S+?),/))[1]!;
+    const shell = pty(`${process.execPath} ${bin} shell --url ${front}`);
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call longRunningOperation duration=60 steps=60\r');
+    await shell.waitFor(/1\/60/);
+    shell.child.stdin.write('\u0003');
+    await shell.waitFor(/\(cancelled\)/);
+    const mark = shell.screen.length;
+    shell.child.stdin.write('call echo message=again\r');
+    await shell.waitFor(/Echo: again/, mark);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+    await end(proxy);
+    const records = readTrace(log);
+    const call = records.find(
+      (r) => r.from === 'client' && r.payload?.params?.name === 'longRunningOperation',
+    );
+    assert.equal(
+      (call?.payload?.params?._meta as Record<string, unknown> | undefined)?.[
+        'io.modelcontextprotocol/protocolVersion'
+      ],
+      '2026-07-28',
+    );
+    // Its exchange ended (within the test's time, where the operation takes a minute), with no answer to
+    // it and no notifications/cancelled, which 2026-07-28 has no use for: closing it is the cancellation.
+    assert.ok(records.some((r) => r.type === 'http' && r.stream === call?.stream));
+    assert.ok(!records.some((r) => r.from === 'server' && r.payload?.id === call?.payload?.id));
+    assert.ok(!records.some((r) => r.payload?.method === 'notifications/cancelled'));
   });
 
   it('bug: Ctrl-C on a half-typed line quit the shell; it clears the line, and Ctrl-D quits', {
@@ -134,7 +249,7 @@ describe('mcpwire shell', () => {
     shell.child.stdin.write('call echo {"message": "hi there"}\r');
     await shell.waitFor(/Echo: hi there/);
     shell.child.stdin.write('call echo {"message": \r');
-    await shell.waitFor(/the arguments is not valid JSON|the arguments are not valid JSON|not valid JSON/);
+    await shell.waitFor(/the arguments are not valid JSON[\s\S]*hint: .*call echo \{"key": "value"\}/);
     assert.doesNotMatch(shell.screen, /--args/);
     shell.child.stdin.write('exit\r');
     assert.equal(await shell.exited, 0);
@@ -147,7 +262,8 @@ describe('mcpwire shell', () => {
     const shell = pty(`${process.execPath} ${bin} shell -- ${process.execPath} ${crashy}`);
     await shell.waitFor(/mcp> /);
     shell.child.stdin.write('call crash\r');
-    await shell.waitFor(/crashed: .*exited with code 7.*Type "restart/s);
+    // The exit code and the tail of its stderr.
+    await shell.waitFor(/crashed: .*exited with code 7.*about to crash[\s\S]*Type "restart crashy-server"/s);
     shell.child.stdin.write('restart\r');
     await shell.waitFor(/crashy-server ready/);
     const mark = shell.screen.length;
@@ -157,25 +273,68 @@ describe('mcpwire shell', () => {
     assert.equal(await shell.exited, 0);
   });
 
-  it('bug: --json was ignored and a piped session exited 0 after failures; it prints JSON and exits 1', {
-    timeout: 30_000,
-  }, async () => {
-    const child = spawn(
-      process.execPath,
-      [bin, 'shell', '--json', '--', process.execPath, bin, 'serve', 'everything'],
-      {
-        env: { ...process.env, NO_COLOR: '1', HOME: folder },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+  /** The shell fed from a pipe: its stdout, stderr and exit code. */
+  function piped(args: string[], input: string) {
+    const child = spawn(process.execPath, [bin, 'shell', ...args], {
+      env: { ...process.env, NO_COLOR: '1', HOME: folder },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
+    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
     });
-    child.stdin.end('call echo message=hi\ncall no_such_tool\nexit\n');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    assert.match(stdout, /"text": "Echo: hi"/);
-    assert.equal(code, 1);
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
+    child.stdin.end(input);
+    return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      child.on('close', (code) => resolve({ code, stdout, stderr })),
+    );
+  }
+  const serveEverything = ['--', process.execPath, bin, 'serve', 'everything'];
+
+  it('bug: --json was ignored; with it every command prints one JSON document on stdout, and nothing else', {
+    timeout: 30_000,
+  }, async () => {
+    const run = await piped(['--json', ...serveEverything], 'servers\ntools\ncall echo message=hi\nexit\n');
+    assert.equal(run.code, 0, run.stderr);
+    // Pretty-printed documents, one after the other: each starts at the beginning of a line.
+    const documents = run.stdout
+      .trim()
+      .split(/\n(?=[[{])/)
+      .map((text) => JSON.parse(text) as unknown);
+    assert.equal(documents.length, 3);
+    const [servers, tools, result] = documents as [
+      Array<{ name: string; state: string }>,
+      Array<{ name: string }>,
+      { content: Array<{ text: string }> },
+    ];
+    assert.equal(servers[0]?.state, 'ready');
+    assert.ok(tools.some((tool) => tool.name === 'echo'));
+    assert.equal(result.content[0]?.text, 'Echo: hi');
+    assert.match(run.stderr, /mcpwire shell: /);
+  });
+
+  it("bug: a piped session exited 0 after failures; it exits with the first failed command's code", {
+    timeout: 30_000,
+  }, async () => {
+    const usage = await piped(
+      serveEverything,
+      'call echo message=hi\ncall no_such_tool\ncall test_error_handling\n',
+    );
+    assert.equal(usage.code, 2, 'an unknown tool is a usage error, as in mcpwire call');
+    assert.match(usage.stdout, /Echo: hi/);
+    // Every failure is reported, the later ones too.
+    assert.match(usage.stderr, /there is no tool "no_such_tool"/);
+    assert.match(usage.stdout, /intentionally returns an error/);
+    const toolError = await piped(serveEverything, 'call test_error_handling\ncall no_such_tool\n');
+    assert.equal(toolError.code, 1, 'a tool that reported an error');
+    assert.match(toolError.stderr, /there is no tool "no_such_tool"/);
+    // No prompts from a pipe: the output is only what the commands print.
+    assert.doesNotMatch(toolError.stdout, /mcp> /);
+    const fine = await piped(serveEverything, 'call echo message=hi\n');
+    assert.equal(fine.code, 0, fine.stderr);
   });
 
   it('bug: elicitation and sampling got "-32021 needs the client capability"; the shell asks its person', {
@@ -229,6 +388,66 @@ describe('mcpwire shell', () => {
     await shell.waitFor(new RegExp(`mcp> (${String.fromCharCode(27)}\\[\\d+G)?call hel`), notice);
     // Ctrl-D ends the shell only on an empty line (on a typed one it deletes forward): clear it first.
     shell.child.stdin.write('\u0015\u0004');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('bug: a log line at a half-typed prompt erased the line; it is printed above, and the line drawn again', {
+    timeout: 30_000,
+  }, async () => {
+    // A server that logs when the test signals it, outside any request, as servers that log on a timer do.
+    const shell = pty(
+      `${process.execPath} ${bin} shell -- ${process.execPath} ${fixture('logs-on-signal.mjs')}`,
+    );
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call hello\r');
+    await shell.waitFor(/hello from \d+/);
+    const pid = Number(/hello from (\d+)/.exec(shell.screen)?.[1]);
+    await shell.waitFor(/mcp> [^\n]*$/);
+    shell.child.stdin.write('call hel');
+    await shell.waitFor(/call hel$/);
+    const mark = shell.screen.length;
+    process.kill(pid, 'SIGUSR1');
+    await shell.waitFor(/\[logs-on-signal warning\] tick 1/, mark);
+    const logged = shell.screen.indexOf('tick 1', mark);
+    await shell.waitFor(new RegExp(`mcp> (${String.fromCharCode(27)}\\[\\d+G)?call hel`), logged);
+    // The line goes on where it was: finishing it runs the whole command.
+    const typed = shell.screen.length;
+    shell.child.stdin.write('lo\r');
+    await shell.waitFor(/hello from \d+/, typed);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
+
+  it('shows a URL elicitation as a link to open, and a sampling request to answer or decline', {
+    timeout: 30_000,
+  }, async () => {
+    const shell = pty(
+      `${process.execPath} ${bin} shell -- ${process.execPath} ${fixture('asks-person.mjs')}`,
+    );
+    await shell.waitFor(/mcp> /);
+    shell.child.stdin.write('call open_link\r');
+    await shell.waitFor(/Open this link to go on: https:\/\/example\.com\/connect\?session=42/);
+    await shell.waitFor(/\[Y\]es \/ \[n\]o \(decline\) \/ \[c\]ancel: /);
+    shell.child.stdin.write('n\r');
+    await shell.waitFor(/link: decline/);
+    let mark = shell.screen.length;
+    shell.child.stdin.write('call ask_model\r');
+    await shell.waitFor(/user: What is 6 times 7\?/, mark);
+    await shell.waitFor(/Your answer .*: /, mark);
+    shell.child.stdin.write('42\r');
+    await shell.waitFor(/model said: 42/, mark);
+    mark = shell.screen.length;
+    // An empty answer declines: the call ends, the shell says so, and the prompt works.
+    shell.child.stdin.write('call ask_model\r');
+    await shell.waitFor(/Your answer .*: /, mark);
+    shell.child.stdin.write('\r');
+    await shell.waitFor(/\(declined: the call ended without an answer\)/, mark);
+    mark = shell.screen.length;
+    shell.child.stdin.write('call open_link\r');
+    await shell.waitFor(/\[c\]ancel: /, mark);
+    shell.child.stdin.write('y\r');
+    await shell.waitFor(/link: accept/, mark);
+    shell.child.stdin.write('exit\r');
     assert.equal(await shell.exited, 0);
   });
 });

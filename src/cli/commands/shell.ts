@@ -5,6 +5,8 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { parseToolArguments } from '../arguments.js';
 import { colour, formatContent, formatResourceContents, printJson, summarizeArguments } from '../format.js';
 import { complete } from '../shell/completion.js';
@@ -13,12 +15,17 @@ import { ProgressLine } from '../shell/progress.js';
 import { tokenize } from '../shell/tokenize.js';
 import { display, qualify, type Target } from '../target.js';
 import { UsageError } from '../usage.js';
-import { report, runClientCommand, TARGET_USAGE } from './common.js';
+import { ExitCode, report, runClientCommand, TARGET_USAGE } from './common.js';
 
 export const usage = `Usage: mcpwire shell (--config FILE | -- COMMAND [ARGS])
 
 An interactive shell over one or more servers. Type "help" inside it. Tab completes commands, tools,
-prompts, resource URIs and argument names; history is kept in ~/.mcpwire_history.
+prompts, resource URIs and argument names; history is kept in ~/.mcpwire_history. Ctrl-C cancels the
+running call or clears the line; Ctrl-D or "exit" quits.
+
+With --json (or "json on" inside), every command prints one JSON document on stdout, and nothing else
+goes there. Fed from a pipe rather than a terminal, the shell prints no prompt and exits with the code of
+the first command that failed (1 a tool reported an error, 2 usage, 3 a server failed), 0 if none did.
 
 ${TARGET_USAGE}`;
 
@@ -31,7 +38,7 @@ const HELP = `Commands:
   get PROMPT [key=value ...] get a prompt
   servers                    the servers and their state
   restart [SERVER]           start a server again (after it crashed, say)
-  json on|off                print raw JSON results (--json starts with it on)
+  json on|off                every command prints JSON (--json starts with it on)
   help, exit (or Ctrl-D)
 
 Ctrl-C cancels the call that is running, or clears the line being typed.`;
@@ -74,9 +81,7 @@ export function run(argv: string[]): Promise<number> {
     onEvent: (event) => {
       if (event.type === 'crashed') {
         above(
-          colour.red(
-            `server "${event.server}" crashed: ${event.reason}. Type "restart ${event.server}" to start it again.`,
-          ),
+          `${colour.red(`server "${event.server}" crashed: ${event.reason}`)}\nType "restart ${event.server}" to start it again.`,
         );
       }
     },
@@ -90,8 +95,9 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
   let json = startInJson;
   /** The call running now, which Ctrl-C cancels. */
   let running: AbortController | undefined;
-  /** Commands that failed: a shell fed from a pipe exits 1 if any did, as a script would. */
-  let failures = 0;
+  /** The exit code of the first command that failed: a shell fed from a pipe exits with it, as a script would. */
+  let failed: number = ExitCode.Ok;
+  const interactive = process.stdin.isTTY === true;
   let history: string[] = [];
   try {
     history = readFileSync(HISTORY_FILE, 'utf8').split('\n').filter(Boolean).reverse().slice(0, 500);
@@ -101,19 +107,26 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
   const rl = createInterface({
     input: process.stdin,
     output: process.stdout,
-    terminal: process.stdin.isTTY === true,
+    terminal: interactive,
     history,
     historySize: 500,
     completer: (line: string) => complete(line, host, name),
-    prompt: colour.cyan('mcp> '),
+    // From a pipe there is nobody to prompt: the output is only what the commands print.
+    prompt: interactive ? colour.cyan('mcp> ') : '',
   });
   const print = (text: string) => {
     progress.clear();
     process.stdout.write(`${text}\n`);
   };
+  /** What is said to the person rather than a command's output: on stderr while stdout carries JSON. */
+  const say = (text: string) => {
+    if (!json) return print(text);
+    progress.clear();
+    process.stderr.write(`${text}\n`);
+  };
   const servers = host.status().filter((s) => s.state === 'ready');
-  print(
-    `${colour.bold('mcpwire shell')}: ${servers.map((s) => `${s.name} (${s.tools} tools)`).join(', ')}. Type "help"; Tab completes.`,
+  say(
+    `${colour.bold('mcpwire shell')}: ${servers.map((s) => `${s.name} (${plural(s.tools, 'tool')})`).join(', ')}. Type "help"; Tab completes.`,
   );
 
   const handle = async (line: string): Promise<boolean> => {
@@ -130,13 +143,17 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
       case 'quit':
         return false;
       case 'help':
-        print(HELP);
+        say(HELP);
         return true;
       case 'json':
         json = rest[0] !== 'off';
-        print(`json ${json ? 'on' : 'off'}`);
+        say(`json ${json ? 'on' : 'off'}`);
         return true;
       case 'servers':
+        if (json) {
+          printJson(host.status());
+          return true;
+        }
         for (const s of host.status()) {
           print(
             `${colour.bold(s.name)}  ${s.state === 'ready' ? colour.green(s.state) : colour.red(s.state)}  ${s.tools} tools${s.error ? `  ${colour.dim(s.error)}` : ''}`,
@@ -144,6 +161,15 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         }
         return true;
       case 'tools':
+        if (json) {
+          printJson(
+            host.tools().map(({ server: _s, originalName, ...tool }) => ({
+              ...tool,
+              name: name(tool.name, originalName),
+            })),
+          );
+          return true;
+        }
         for (const tool of host.tools()) {
           print(
             `${colour.bold(name(tool.name, tool.originalName))}(${summarizeArguments(tool.inputSchema)})  ${colour.dim(tool.description ?? '')}`,
@@ -151,6 +177,15 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         }
         return true;
       case 'prompts':
+        if (json) {
+          printJson(
+            host.prompts().map(({ server: _s, originalName, ...prompt }) => ({
+              ...prompt,
+              name: name(prompt.name, originalName),
+            })),
+          );
+          return true;
+        }
         for (const prompt of host.prompts()) {
           print(
             `${colour.bold(name(prompt.name, prompt.originalName))}  ${colour.dim(prompt.description ?? '')}`,
@@ -158,7 +193,8 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         }
         return true;
       case 'resources':
-        for (const r of host.resources()) print(`${r.uri}  ${colour.dim(r.name)}`);
+        if (json) printJson({ resources: host.resources() });
+        else for (const r of host.resources()) print(`${r.uri}  ${colour.dim(r.name)}`);
         return true;
       case 'read': {
         if (!rest[0]) throw new UsageError('read URI');
@@ -176,16 +212,8 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         // `call TOOL {"json": "args"}`: the JSON is taken from the line as typed, since splitting it into
         // words would strip its quotes.
         const jsonArgs = /^\s*call\s+\S+\s+(\{[\s\S]*)$/.exec(line)?.[1];
-        let args: Record<string, unknown>;
-        try {
-          args = parseToolArguments({ ...tool, name: toolName }, jsonArgs, jsonArgs ? [] : pairs);
-        } catch (error) {
-          if (jsonArgs === undefined || !(error instanceof UsageError)) throw error;
-          throw new UsageError(
-            error.message.replace(/^--args/, 'the arguments'),
-            `e.g. call ${toolName} {"key": "value"} (one JSON object), or key=value pairs`,
-          );
-        }
+        if (jsonArgs !== undefined) checkJsonArguments(jsonArgs, toolName);
+        const args = parseToolArguments({ ...tool, name: toolName }, jsonArgs, jsonArgs ? [] : pairs);
         running = new AbortController();
         let result: Awaited<ReturnType<typeof host.callTool>>;
         try {
@@ -196,7 +224,13 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         } catch (error) {
           if (running.signal.aborted) {
             progress.clear();
-            print(colour.yellow('(cancelled)'));
+            say(colour.yellow('(cancelled)'));
+            return true;
+          }
+          if (error instanceof JsonRpcError && error.code === ErrorCode.UserRejected) {
+            // The person declined what the server asked for, and the call could not go on without it.
+            progress.clear();
+            say(colour.yellow('(declined: the call ended without an answer)'));
             return true;
           }
           throw error;
@@ -206,7 +240,10 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         progress.clear();
         if (json) printJson(result);
         else for (const block of result.content ?? []) print(formatContent(block));
-        if (result.isError) print(colour.red('(the tool reported an error)'));
+        if (result.isError) {
+          say(colour.red('(the tool reported an error)'));
+          failed ||= ExitCode.ToolError;
+        }
         return true;
       }
       case 'get': {
@@ -226,7 +263,8 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
         const names = host.status().map((s) => s.name);
         if (!server) throw new UsageError('restart which server?', `One of: ${names.join(', ')}`);
         const status = await host.restart(server);
-        if (status.state === 'ready')
+        if (json) printJson(status);
+        else if (status.state === 'ready')
           print(`${colour.bold(status.name)} ${colour.green('ready')}  ${status.tools} tools`);
         else print(`${colour.bold(status.name)} ${colour.red(status.state)}  ${status.error ?? ''}`);
         return true;
@@ -298,8 +336,9 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
           goOn = await handle(line);
         } catch (error) {
           progress.clear();
-          report(error);
-          failures++;
+          // Reported whatever failed before: only the exit code is the first failure's.
+          const code = report(error);
+          failed ||= code;
         }
         if (goOn) prompt();
         else rl.close();
@@ -310,9 +349,30 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
       void busy.then(() => {
         redraw = undefined;
         person = undefined;
-        resolve(failures > 0 && process.stdin.isTTY !== true ? 1 : 0);
+        resolve(interactive ? ExitCode.Ok : failed);
       });
     });
     prompt();
   });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * `call TOOL {...}`: the JSON as typed, checked here so that its errors speak of the shell's syntax (the
+ * one-shot command's own messages name its --args flag, which the shell does not have).
+ */
+function checkJsonArguments(text: string, toolName: string): void {
+  const hint = `Give one JSON object after the tool's name, e.g. call ${toolName} {"key": "value"}, or key=value pairs.`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the arguments are not valid JSON: ${(error as Error).message}`, hint);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError('the arguments must be one JSON object', hint);
+  }
 }

@@ -11,6 +11,7 @@ export const SHELL_COMMANDS = [
   'prompts',
   'read',
   'resources',
+  'restart',
   'servers',
   'tools',
 ];
@@ -35,6 +36,7 @@ export function complete(line: string, host: McpHost, name: DisplayName): [strin
     if (command === 'get') return pick(host.prompts().map((p) => name(p.name, p.originalName)));
     if (command === 'read') return pick(host.resources().map((r) => r.uri));
     if (command === 'json') return pick(['on', 'off']);
+    if (command === 'restart') return pick(host.status().map((s) => s.name));
     return [[], current];
   }
   if (command === 'call') {
