@@ -168,7 +168,10 @@ describe('mcpwire shell', () => {
     assert.ok(call?.id !== undefined, 'the call reached the server');
     assert.ok(
       sent.some(
-        (r) => r.payload?.method === 'notifications/cancelled' && r.payload.params?.requestId === call.id,
+        (r) =>
+          r.payload?.method === 'notifications/cancelled' &&
+          r.payload.params?.requestId === call.id &&
+          /Ctrl-C/.test(String(r.payload.params.reason)),
       ),
       'the server was told the call was cancelled',
     );

@@ -317,7 +317,8 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
       return;
     }
     if (running) {
-      running.abort();
+      // The reason goes to the server with notifications/cancelled.
+      running.abort(new Error('cancelled at the keyboard (Ctrl-C in mcpwire shell)'));
       return;
     }
     // The half-typed line stays visible above, as a terminal shows it; the new prompt below is empty.
