@@ -9,11 +9,12 @@ import { LogsView } from './logs';
 import { DoctorView, ExportLinks, RootsView } from './more';
 import { PromptsView } from './prompts';
 import { ResourcesView } from './resources';
+import { ServersView } from './servers';
 import { connect, useStore } from './store';
 import { ToolsView } from './tools';
 import { WireView } from './wire';
 
-const TABS = ['Tools', 'Resources', 'Prompts', 'Wire', 'Logs', 'Roots', 'Doctor'] as const;
+const TABS = ['Tools', 'Resources', 'Prompts', 'Wire', 'Logs', 'Roots', 'Doctor', 'Servers'] as const;
 type Tab = (typeof TABS)[number];
 
 function App() {
@@ -80,6 +81,7 @@ function App() {
         {tab === 'Logs' ? <LogsView /> : null}
         {tab === 'Roots' ? <RootsView /> : null}
         {tab === 'Doctor' ? <DoctorView /> : null}
+        {tab === 'Servers' ? <ServersView /> : null}
       </main>
       {ask ? <AskDialog key={ask.id} ask={ask} /> : null}
     </div>

@@ -12,7 +12,7 @@ import type {
   Resource,
   Tool,
 } from '../protocol/types.js';
-import type { HostConfig } from './config.js';
+import type { HostConfig, ServerConfig } from './config.js';
 import { type Naming, separatorNaming } from './naming.js';
 import { type HostOptions, type ServerEntry, type ServerStatus, Supervisor } from './supervisor.js';
 
@@ -78,6 +78,23 @@ export class McpHost {
   restart(server: string): Promise<ServerStatus> {
     if (!this.entries.has(server)) throw new RoutingError(`no server named "${server}"`);
     return this.supervisor.restart(server);
+  }
+
+  /**
+   * Adds a server to a running host and starts it; its status says whether it started (as start() does).
+   * A name that is taken is a RoutingError, and nothing starts.
+   */
+  async add(server: string, config: ServerConfig): Promise<ServerStatus> {
+    if (this.entries.has(server)) throw new RoutingError(`there is a server named "${server}" already`);
+    if (server === '') throw new RoutingError("a server's name cannot be empty");
+    return this.supervisor.add(server, config);
+  }
+
+  /** How a server is configured (to start a fresh process of it, as doctor does). */
+  config(server: string): ServerConfig {
+    const entry = this.entries.get(server);
+    if (!entry) throw new RoutingError(`no server named "${server}"`);
+    return entry.config;
   }
 
   /** Stops health checks and restarts, and ends every server. No process outlives this. */

@@ -120,22 +120,21 @@ export class Supervisor {
       restart === false ? neverRetry : restart && 'delay' in restart ? restart : exponentialRetry(restart);
     for (const [name, serverConfig] of Object.entries(config.servers)) {
       if (serverConfig.disabled) continue;
-      this.entries.set(name, {
-        name,
-        config: serverConfig,
-        state: 'stopped',
-        client: undefined,
-        transport: undefined,
-        error: undefined,
-        hint: undefined,
-        restarts: 0,
-        attempt: 0,
-        tools: [],
-        prompts: [],
-        resources: [],
-        restartTimer: undefined,
-      });
+      this.entries.set(name, newEntry(name, serverConfig));
     }
+  }
+
+  /**
+   * Adds a server once the others run (a person adds one in mcpwire inspect) and starts it. A failed start
+   * is its status, as in start(); a name already taken is refused before anything starts.
+   */
+  async add(name: string, config: ServerConfig): Promise<ServerStatus> {
+    if (this.stopping) throw new Error('the host is shutting down');
+    if (this.entries.has(name)) throw new Error(`there is a server named "${name}" already`);
+    const entry = newEntry(name, config);
+    this.entries.set(name, entry);
+    await this.startServer(entry);
+    return this.status().find((s) => s.name === name)!;
   }
 
   /** Starts every server in parallel. A server that fails is reported by name; the others go on. */
@@ -333,6 +332,24 @@ export class Supervisor {
       }),
     );
   }
+}
+
+function newEntry(name: string, config: ServerConfig): ServerEntry {
+  return {
+    name,
+    config,
+    state: 'stopped',
+    client: undefined,
+    transport: undefined,
+    error: undefined,
+    hint: undefined,
+    restarts: 0,
+    attempt: 0,
+    tools: [],
+    prompts: [],
+    resources: [],
+    restartTimer: undefined,
+  };
 }
 
 function transportKind(transport: Transport | undefined): ServerStatus['transport'] {

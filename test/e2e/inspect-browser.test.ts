@@ -11,17 +11,22 @@
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BIN, EVERYTHING_BIN, REPO_ROOT } from '../support/peers.js';
+import { runCli } from '../support/run-cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** A failure limit for anything the page waits for, never a synchronisation. */
 const LIMIT = 60_000;
 /** One folder, overwritten by each run: the screenshots of the last run stay there to look at. */
 const SHOTS = path.join(tmpdir(), 'mcpwire-inspect-screenshots');
+const FORMS = path.join(REPO_ROOT, 'test/fixtures/inspect/forms-server.mjs');
+const REBOUND = 'rebound.example';
 
 let child: ChildProcessWithoutNullStreams | undefined;
 let browser: Browser | undefined;
@@ -69,7 +74,11 @@ before(async () => {
     });
     started.on('exit', (code) => reject(new Error(`inspect exited with ${code}: ${err}`)));
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // A name of another site that resolves to this machine: what a DNS rebinding attack makes of its own.
+    args: ['--no-sandbox', `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`],
+  });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.setDefaultTimeout(LIMIT);
   const errors: string[] = [];
@@ -89,10 +98,10 @@ after(async () => {
 });
 
 /** Saves a screenshot of the page (or one element) and gives its bytes. */
-async function shot(name: string, selector?: string): Promise<Buffer> {
+async function shot(name: string, selector?: string, of: Page = page): Promise<Buffer> {
   const file = path.join(SHOTS, `${name}.png`);
-  if (selector) await page.locator(selector).first().screenshot({ path: file });
-  else await page.screenshot({ path: file });
+  if (selector) await of.locator(selector).first().screenshot({ path: file });
+  else await of.screenshot({ path: file });
   const bytes = readFileSync(file);
   assert.equal(bytes.subarray(1, 4).toString(), 'PNG', `${file} is a PNG`);
   return bytes;
@@ -137,6 +146,89 @@ describe('mcpwire inspect in chromium', () => {
     );
     assert.match(await page.locator('[data-testid="server-official"]').innerText(), /2025-/);
     assert.match(await page.locator('[data-tab="Tools"]').innerText(), /Tools \(\d\d+\)/);
+  });
+
+  it('adds a server from the page, after refusing a form that cannot work', async () => {
+    await page.click('[data-tab="Servers"]');
+    await page.fill('[data-testid="add-name"]', 'mine');
+    await page.fill('[data-testid="add-text"]', `"${process.execPath}" "${FORMS}`);
+    await page.click('[data-testid="add-server"]');
+    const outcome = page.locator('[data-testid="add-outcome"]');
+    // Checked on the page, before anything is sent; then the inspector refuses a name that is taken.
+    await outcome.filter({ hasText: 'unclosed' }).waitFor();
+    await page.fill('[data-testid="add-text"]', `"${process.execPath}" "${FORMS}"`);
+    await page.click('[data-testid="add-server"]');
+    await outcome.filter({ hasText: 'there is a server named "mine" already' }).waitFor();
+    await page.fill('[data-testid="add-name"]', 'forms');
+    await page.click('[data-testid="add-server"]');
+    await outcome.filter({ hasText: 'forms: ready' }).waitFor();
+    await page.locator('[data-testid="server-forms"]', { hasText: 'forms-fixture 1.0.0' }).waitFor();
+    await shot('01b-added');
+    assert.equal(await outcome.getAttribute('data-ok'), 'true');
+    assert.match(await page.locator('tr[data-server="forms"]').innerText(), /forms\s+ready\s+forms-fixture/);
+  });
+
+  it('builds a form with arrays of $ref items, enums and defaults, stops what is missing, then calls', async () => {
+    await chooseTool('forms__order');
+    // Defaults are filled in: the enums show their default choice, the boolean its default.
+    assert.equal(await selectedLabel('select[name="customer.tier"]'), 'basic');
+    assert.equal(await selectedLabel('select[name="shipping"]'), 'standard');
+    assert.equal(await page.locator('select[name="gift"]').inputValue(), 'false');
+    const callsBefore = await wireCount('tools/call');
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="form-errors"]').waitFor();
+    await shot('03a-missing');
+    assert.ok(await page.locator('.field-error[data-field="customer.name"]').isVisible());
+    assert.ok(await page.locator('.field-error[data-field="lines"]').isVisible());
+    assert.equal(await wireCount('tools/call'), callsBefore, 'nothing was sent');
+    await page.fill('input[name="customer.name"]', 'Ada');
+    await page.click('[data-add="lines"]');
+    await page.click('[data-add="lines"]');
+    // Each new item starts from its $ref'd schema's defaults.
+    assert.equal(await page.locator('input[name="lines[1].qty"]').inputValue(), '1');
+    await page.fill('input[name="lines[0].sku"]', 'A-1');
+    await page.fill('input[name="lines[1].sku"]', 'B-2');
+    await page.fill('input[name="lines[1].qty"]', '3');
+    await page.locator('select[name="shipping"]').selectOption({ label: 'express' });
+    await page.click('[data-testid="call"]');
+    await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+    await shot('03b-order');
+    assert.match(
+      await page.locator('[data-testid="result"] [data-type="text"]').innerText(),
+      /^\{"customer":\{"name":"Ada","tier":"basic"\},"lines":\[\{"sku":"A-1","qty":1\},\{"sku":"B-2","qty":3\}\],"shipping":"express","gift":false\}$/,
+    );
+    await page.locator('[data-testid="result"] [data-check="valid"]').waitFor();
+    assert.match(await page.locator('[data-type="structured"]').innerText(), /"items": 4/);
+  });
+
+  it('flags structuredContent that does not match the output schema', async () => {
+    await chooseTool('forms__miscount');
+    await page.click('[data-testid="call"]');
+    const flagged = page.locator('[data-testid="result"] [data-check="invalid"]');
+    await flagged.waitFor();
+    await shot('03c-output-mismatch', '[data-type="structured"]');
+    assert.match(await flagged.innerText(), /count: must be integer/);
+    const picture = await shot('03d-output-flag', '[data-check="invalid"]');
+    assert.ok((await redShare(picture)) > 0.03, 'the mismatch is drawn in red');
+  });
+
+  it("exports the added server's session, a trace log that replay runs clean against the server", async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid="export-forms"]'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'forms.trace.jsonl');
+    const file = path.join(SHOTS, 'forms.trace.jsonl');
+    await download.saveAs(file);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    assert.ok(
+      lines.some((l) => l.includes('"order"')),
+      'the call is in the log',
+    );
+    const replayed = await runCli(['replay', file, '--', process.execPath, FORMS]);
+    assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
+    const compared = /^(\d+) answers compared: \1 the same, 0 different$/m.exec(replayed.stdout);
+    assert.ok(compared && Number(compared[1]) >= 4, replayed.stdout);
   });
 
   it('stops invalid input before sending, then calls the tool with the corrected form', async () => {
@@ -184,6 +276,47 @@ describe('mcpwire inspect in chromium', () => {
     await page.fill('input[name="b"]', '2');
     await page.click('[data-testid="call"]');
     await page.locator('[data-check="valid"]').waitFor();
+  });
+
+  it('renders audio, an embedded resource, and resource links that open in the resource view', async () => {
+    await chooseTool('mine__test_audio_content');
+    await page.click('[data-testid="call"]');
+    const audio = page.locator('[data-testid="result"] [data-type="audio"] audio');
+    await audio.waitFor();
+    assert.match(String(await audio.getAttribute('src')), /^data:audio\/wav;base64,/);
+    // The browser decodes it: a duration means it is playable sound, not just an element.
+    const duration = await audio.evaluate(
+      (element) =>
+        new Promise<number>((resolve) => {
+          const media = element as unknown as {
+            duration: number;
+            readyState: number;
+            onloadedmetadata: unknown;
+          };
+          if (media.readyState >= 1) resolve(media.duration);
+          else media.onloadedmetadata = () => resolve(media.duration);
+        }),
+    );
+    assert.ok(duration >= 0 && Number.isFinite(duration), `duration ${duration}`);
+    await chooseTool('mine__test_embedded_resource');
+    await page.click('[data-testid="call"]');
+    const embedded = page.locator('[data-testid="result"] [data-type="resource"]');
+    await embedded.waitFor();
+    assert.match(await embedded.innerText(), /embedded test:\/\/embedded-resource/);
+    await chooseTool('official__get-resource-links');
+    await page.fill('input[name="count"]', '2');
+    await page.click('[data-testid="call"]');
+    const links = page.locator('[data-testid="result"] [data-type="resource_link"]');
+    await links.nth(1).waitFor();
+    await shot('05b-links');
+    assert.equal(await links.count(), 2);
+    const uri = (await links.first().locator('.muted').innerText()).trim();
+    await links.first().locator('button.link').click();
+    await page.locator('[data-tab="Resources"].chosen').waitFor();
+    await page.click('[data-testid="read"]');
+    const contents = page.locator('[data-testid="resource-contents"]');
+    await contents.filter({ hasText: uri }).waitFor();
+    await shot('05c-link-opened');
   });
 
   it('shows the progress of a long call and cancels it', async () => {
@@ -245,6 +378,27 @@ describe('mcpwire inspect in chromium', () => {
       await page.locator('[data-testid="prompt-result"]').innerText(),
       /alpha[\s\S]*beta|beta[\s\S]*alpha/,
     );
+  });
+
+  it("completes a prompt's arguments, the second from what the first says", async () => {
+    await page.click('[data-tab="Prompts"]');
+    await page.click('[data-prompt="completable-prompt"]');
+    const options = (name: string) => page.locator(`datalist#prompt-${name} option`);
+    await page.fill('input[name="department"]', 'Eng');
+    await options('department').first().waitFor({ state: 'attached' });
+    assert.deepEqual(await values(options('department')), ['Engineering']);
+    await page.fill('input[name="department"]', 'Engineering');
+    await page.fill('input[name="name"]', '');
+    await page.locator('input[name="name"]').press('A');
+    // The server completes a member of the chosen department only: it was told the department.
+    await options('name').first().waitFor({ state: 'attached' });
+    const members = await values(options('name'));
+    assert.ok(members.length > 0 && members.every((m) => m.startsWith('A')), members.join(','));
+    await page.fill('input[name="name"]', members[0]!);
+    await page.click('[data-testid="get-prompt"]');
+    await page.locator('[data-testid="prompt-result"]').waitFor();
+    await shot('09b-prompt-completion');
+    assert.match(await page.locator('[data-testid="prompt-result"]').innerText(), new RegExp(members[0]!));
   });
 
   it('answers an elicitation in a dialog', async () => {
@@ -330,6 +484,10 @@ describe('mcpwire inspect in chromium', () => {
     await shot('13-wire');
     const count = Number(await page.locator('[data-testid="wire-list"]').getAttribute('data-count'));
     assert.ok(count > 20, `${count} messages shown`);
+    // Each message has its time since the start; each response its latency.
+    const answered = page.locator('.wrow.server', { hasText: 'result of' }).first();
+    assert.match(await answered.locator('.time').innerText(), /^\+\d+\.\d{3}s$/);
+    assert.match(await answered.locator('.lat').innerText(), /^\d+\.\dms$/);
     await page.check('text=faults only');
     const fault = page.locator('.wrow.fault', { hasText: 'response-to-notification' }).first();
     await fault.waitFor();
@@ -348,10 +506,85 @@ describe('mcpwire inspect in chromium', () => {
     await page.locator('[data-testid="wire-detail"] button', { hasText: 'its request' }).click();
     assert.match(await page.locator('[data-testid="wire-detail"]').innerText(), /"method": "tools\/call"/);
     await page.click('[data-testid="latency-toggle"]');
-    await page.locator('[data-testid="latency-chart"] td', { hasText: 'tools/call' }).first().waitFor();
+    const row = page.locator('[data-testid="latency-chart"] tr', { hasText: 'tools/call' }).first();
+    await row.waitFor();
     await shot('15-latency');
+    const cells = await row.locator('td').allInnerTexts();
+    assert.ok(Number(cells[1]) >= 5, `tools/call was counted: ${cells.join(' | ')}`);
+    const bar = await row.locator('.bar.p50').boundingBox();
+    assert.ok(bar && bar.width > 0, 'the median is drawn as a bar');
+  });
+
+  it('refuses a page without the token, another site, and a DNS-rebound name', async () => {
+    const url = new URL(address);
+    const refused = await browser!.newPage();
+    try {
+      const bare = await refused.goto(`${url.origin}/`);
+      assert.equal(bare?.status(), 401);
+      await shot('16-refused-token', undefined, refused);
+      assert.match(await refused.innerText('body'), /needs its token/);
+      // Another name that resolves here, as after DNS rebinding: the token does not help it.
+      const rebound = await refused.goto(
+        `http://${REBOUND}:${url.port}/?token=${url.searchParams.get('token')}`,
+      );
+      assert.equal(rebound?.status(), 421);
+      await shot('16-refused-host', undefined, refused);
+      assert.match(await refused.innerText('body'), /the Host header must be one of 127\.0\.0\.1:/);
+      // Another site's page (its own origin) that knows the token and tries what CVE-2025-49596 did:
+      // start a command. As a simple form-like post (no preflight), and as JSON (a preflight first).
+      const site = createServer((_request, response) => response.end('<p>another site</p>'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      await refused.goto(`http://${REBOUND}:${(site.address() as AddressInfo).port}/`);
+      site.close();
+      const statuses: number[] = [];
+      refused.on('response', (r) => {
+        if (r.url().includes('/api/add')) statuses.push(r.status());
+      });
+      const tried = await refused.evaluate(
+        async ({ origin, token }) => {
+          const body = JSON.stringify({ mcpServers: { evil: { command: 'touch', args: ['/tmp/pwned'] } } });
+          const outcomes: string[] = [];
+          for (const init of [
+            { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body },
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-mcpwire-token': token },
+              body,
+            },
+          ])
+            outcomes.push(
+              await fetch(`${origin}/api/add?token=${token}`, init as never).then(
+                (r) => `answered ${r.status}`,
+                (e: Error) => `failed: ${e.message}`,
+              ),
+            );
+          return outcomes;
+        },
+        { origin: url.origin, token: url.searchParams.get('token')! },
+      );
+      assert.equal(tried[1]?.startsWith('failed'), true, tried.join('; '));
+      assert.ok(statuses.length > 0 && statuses.every((s) => s === 403), statuses.join(','));
+    } finally {
+      await refused.close();
+    }
+    await page.click('[data-tab="Servers"]');
+    assert.equal(await page.locator('tr[data-server="evil"]').count(), 0, 'no server was added');
+    assert.equal(existsSync('/tmp/pwned'), false);
   });
 });
+
+/** The values a datalist offers. */
+function values(options: ReturnType<Page['locator']>): Promise<string[]> {
+  return options.evaluateAll((list) => list.map((o) => (o as unknown as { value: string }).value));
+}
+
+/** The label of the option a select shows. */
+function selectedLabel(selector: string): Promise<string> {
+  return page.locator(selector).evaluate((s) => {
+    const select = s as unknown as { selectedIndex: number; options: Array<{ text: string }> };
+    return select.options[select.selectedIndex]?.text ?? '';
+  });
+}
 
 /** How many messages of a method the inspector's feed holds, asked from the page with its token. */
 async function wireCount(method: string): Promise<number> {

@@ -131,12 +131,27 @@ describe('McpHost', () => {
     );
   });
 
+  it('adds a server while the others run, refuses a name that is taken, and lists its tools', async () => {
+    const added = parseConfig(
+      { mcpServers: { later: { command: process.execPath, args: [crashy] } } },
+      {},
+      root,
+    );
+    await assert.rejects(() => host.add('files', added.servers.later!), RoutingError);
+    const status = await host.add('later', added.servers.later!);
+    assert.equal(status.state, 'ready');
+    assert.equal(host.config('later'), added.servers.later);
+    const hello = await host.callTool('later__hello');
+    assert.match((hello.content[0] as { text: string }).text, /^hello from \d+$/);
+    assert.ok(events.some((e) => e.type === 'ready' && e.server === 'later'));
+  });
+
   it('shuts every server down, leaving no process behind', async () => {
     const pids = host
       .status()
       .map((s) => s.pid)
       .filter((p): p is number => p !== undefined);
-    assert.equal(pids.length, 2);
+    assert.equal(pids.length, 3);
     await host.shutdown();
     for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} survived the host`);
   });

@@ -131,8 +131,8 @@ export async function run(argv: string[]): Promise<number> {
 
 /** The doctor's report on one configured server, run against a fresh process or session of it. */
 async function doctor(target: Target | undefined, server: string, timeoutMs?: number): Promise<unknown> {
-  const entry = target?.config.servers[server];
-  if (!entry) throw new UsageError(`no server "${server}"`);
+  if (!target) throw new UsageError('the servers are still starting');
+  const entry = target.host.config(server);
   const results = isRemote(entry)
     ? await runChecks({ url: entry.url, headers: entry.headers }, { timeoutMs })
     : await runChecks(

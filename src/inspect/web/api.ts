@@ -51,6 +51,7 @@ const POSTS: Record<string, (session: InspectSession, body: Body) => unknown> = 
   },
   doctor: (s, b) => s.doctor(text(b, 'server')),
   restart: (s, b) => s.restart(text(b, 'server')),
+  add: (s, b) => s.add(object(b, 'mcpServers') ?? {}),
 };
 
 export async function routeApi(

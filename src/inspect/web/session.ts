@@ -4,6 +4,7 @@
 // answers them on the page; calls the page starts can be cancelled from it.
 
 import type { ClientAnswerCallbacks } from '../../client/answers.js';
+import { ConfigError, type HostConfig, parseConfig } from '../../host/config.js';
 import type { HostEvent, McpHost } from '../../host/host.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
@@ -255,8 +256,8 @@ export class InspectSession {
     this.emit({ type: 'state' });
   }
 
-  /** Asks every server that logs for messages from `level` up. */
-  async setLevel(level: string): Promise<void> {
+  /** Asks every server that logs (or those named) for messages from `level` up. */
+  async setLevel(level: string, only?: string[]): Promise<void> {
     if (!(LOGGING_LEVELS as readonly string[]).includes(level))
       throw new McpwireError('INSPECT_REQUEST', `the level is one of ${LOGGING_LEVELS.join(', ')}`);
     this.level = level as LoggingLevel;
@@ -264,7 +265,7 @@ export class InspectSession {
     await Promise.all(
       host
         .status()
-        .filter((s) => s.state === 'ready')
+        .filter((s) => s.state === 'ready' && (!only || only.includes(s.name)))
         .map(async (s) => {
           const client = host.client(s.name);
           if (client.era === 'handshake' && !client.serverCapabilities?.logging) return;
@@ -277,6 +278,28 @@ export class InspectSession {
   doctor(server: string): Promise<unknown> {
     if (!this.doctorRunner) throw new McpwireError('INSPECT_REQUEST', 'the doctor is not available here');
     return this.doctorRunner(server);
+  }
+
+  /**
+   * Adds servers the person names on the page, as a configuration's "mcpServers" table, and starts them.
+   * Only the page's own requests (token, Host, Origin) get here: whoever has the token may start commands,
+   * as whoever ran inspect may. ${VAR} is expanded from this process's environment, as in --config.
+   */
+  async add(table: Record<string, unknown>): Promise<unknown> {
+    const host = this.requireHost();
+    let config: HostConfig;
+    try {
+      config = parseConfig({ mcpServers: table }, process.env, process.cwd(), 'the page');
+    } catch (error) {
+      if (error instanceof ConfigError) throw new McpwireError('INSPECT_REQUEST', error.message);
+      throw error;
+    }
+    const names = Object.keys(config.servers);
+    if (names.length === 0) throw new McpwireError('INSPECT_REQUEST', 'name at least one server');
+    const statuses = await Promise.all(names.map((name) => host.add(name, config.servers[name]!)));
+    // Asked for logs from the level the page shows, as the servers of the command line were.
+    await this.setLevel(this.level, names);
+    return { servers: statuses };
   }
 
   async restart(server: string): Promise<unknown> {
