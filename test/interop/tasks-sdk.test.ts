@@ -55,7 +55,7 @@ describe('the SDK v1 client and the experimental tasks of 2025-11-25', () => {
       undefined,
       { task: { ttl: 60_000 } },
     );
-    assert.equal(textOf(result), 'Done: 2 steps.');
+    assert.equal(textOf(result as { content?: unknown }), 'Done: 2 steps.');
   });
 
   it('makes experimental.tasks.callToolStream with a task option fail in the SDK, which wants a task back', async () => {
