@@ -171,7 +171,7 @@ describe('mcpwire shell', () => {
         (r) =>
           r.payload?.method === 'notifications/cancelled' &&
           r.payload.params?.requestId === call.id &&
-          /Ctrl-C/.test(String(r.payload.params.reason)),
+          /Ctrl-C/.test(String(r.payload.params?.reason)),
       ),
       'the server was told the call was cancelled',
     );
