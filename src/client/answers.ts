@@ -19,6 +19,12 @@ import { applySchemaDefaults } from './elicitation-defaults.js';
 
 export interface ClientHandlerContext {
   signal: AbortSignal;
+  /**
+   * The `tag` of the call (CallOptions) the server asks this for, when that is known: an input_required
+   * round of that call, or a request that came on that call's own HTTP stream. A server on stdio names
+   * no call of the client's.
+   */
+  tag?: unknown;
 }
 
 /** The callbacks that answer a server's requests. */

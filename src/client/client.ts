@@ -430,7 +430,7 @@ export class McpClient {
     // The server's requests of the handshake era, answered from the same table as input_required rounds.
     for (const [method, answer] of this.answers.methods()) {
       connection.onRequest(method, (params, ctx) =>
-        answer((params ?? {}) as Record<string, unknown>, { signal: ctx.signal }),
+        answer((params ?? {}) as Record<string, unknown>, { signal: ctx.signal, tag: ctx.relatedTag }),
       );
     }
     connection.onRequest(Method.Ping, () => ({}));

@@ -53,7 +53,7 @@ export class TaskWaiter {
             responses[key] = await this.answers.answer(
               asked.method,
               (asked.params ?? {}) as Record<string, unknown>,
-              { signal: signal ?? new AbortController().signal },
+              { signal: signal ?? new AbortController().signal, tag: options.tag },
             );
           }
           if (Object.keys(responses).length > 0) {

@@ -318,6 +318,7 @@ export class Aggregator implements ServerDefinition {
       timeout: this.options.timeout ?? 3_600_000,
       label: `server "${server}"`,
       handshakeFront: session.protocolVersion !== undefined,
+      owner: session,
     });
   }
 

@@ -4,6 +4,7 @@
 // request to the front request in flight (the front's era then asks its client in its own way: a request
 // in the handshake era, an input_required round in 2026-07-28), a notification to every session it serves.
 
+import type { ClientHandlerContext } from '../client/answers.js';
 import type { McpClientOptions } from '../client/client.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
@@ -24,6 +25,8 @@ import type {
 /** A front request being served by the back: its context, and how to end it early. */
 export interface InFlight {
   readonly context: RequestContext;
+  /** The front session (the client) it came from. */
+  readonly owner: unknown;
   /** Ends the front request with this error (an InputRequired, which the front's era answers). */
   interrupt(error: Error): void;
 }
@@ -42,8 +45,12 @@ export class BackLink {
     return this.audience?.() ?? this.sessions;
   }
 
-  /** Registers a front request for the duration of its call; returns the function that forgets it. */
+  /**
+   * Registers a front request for the duration of its call; returns the function that forgets it. The
+   * entry is the back call's `tag`: what the back server asks on that call's behalf names it.
+   */
   track(entry: InFlight): () => void {
+    if (this.reserved > 0) this.reserved--;
     this.inflight.push(entry);
     return () => {
       const at = this.inflight.indexOf(entry);
@@ -52,8 +59,20 @@ export class BackLink {
   }
 
   get busy(): boolean {
-    return this.inflight.length > 0;
+    return this.load > 0;
   }
+
+  /** How many front requests are in flight on this back, or about to be (reserve). */
+  get load(): number {
+    return this.inflight.length + this.reserved;
+  }
+
+  /** A request was given this back and will be tracked in a moment: it counts as busy from now. */
+  reserve(): void {
+    this.reserved++;
+  }
+
+  private reserved = 0;
 
   /**
    * The client callbacks of the back connection, for what the front client can answer: the back server is
@@ -77,14 +96,16 @@ export class BackLink {
     return {
       onSampling:
         all || capabilities.sampling
-          ? (params) => this.ask<CreateMessageResult>(Method.SamplingCreateMessage, params)
+          ? (params, context) => this.ask<CreateMessageResult>(Method.SamplingCreateMessage, params, context)
           : undefined,
       onElicitation:
-        all || elicitation ? (params) => this.ask<ElicitResult>(Method.ElicitationCreate, params) : undefined,
+        all || elicitation
+          ? (params, context) => this.ask<ElicitResult>(Method.ElicitationCreate, params, context)
+          : undefined,
       elicitationUrl: all || (elicitation !== undefined && 'url' in elicitation),
       roots:
         all || capabilities.roots
-          ? async () => (await this.ask<{ roots: Root[] }>(Method.RootsList, {})).roots
+          ? async () => (await this.ask<{ roots: Root[] }>(Method.RootsList, {}, undefined)).roots
           : undefined,
       onLog: (message) => this.log(message.level, message.data, message.logger),
       onListChanged: (list) => {
@@ -102,12 +123,19 @@ export class BackLink {
   }
 
   /**
-   * A request of the back server's, put to the front. The latest front request in flight asks its
-   * client; a stdio back server names no request its own belong to, so with several in flight the
-   * latest is the best guess. With none (roots asked after initialized), a handshake session is asked.
+   * A request of the back server's, put to the front: to the front request it was asked on behalf of
+   * (an input_required round of that call, or a request on that call's HTTP stream). A server on stdio
+   * names none: then the latest request in flight asks, if every request in flight is of one client (a
+   * session's own server); requests of several clients in flight make it refused, not guessed, since
+   * another client must not be asked. With none (roots asked after initialized), a handshake session is
+   * asked.
    */
-  private async ask<T>(method: string, params: unknown): Promise<T> {
-    const current = this.inflight.at(-1);
+  private async ask<T>(
+    method: string,
+    params: unknown,
+    context: ClientHandlerContext | undefined,
+  ): Promise<T> {
+    const current = this.callFor(method, context?.tag);
     if (current) {
       try {
         return (await askThrough(current.context, method, params)) as T;
@@ -138,6 +166,25 @@ export class BackLink {
       );
     }
     return session.connection.request<T>(method, params as Record<string, unknown>);
+  }
+
+  private callFor(method: string, tag: unknown): InFlight | undefined {
+    if (tag !== undefined) {
+      const named = this.inflight.find((entry) => entry === tag);
+      if (named) return named;
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `"${method}" was asked for a request that has already ended`,
+      );
+    }
+    const latest = this.inflight.at(-1);
+    if (latest && this.inflight.some((entry) => entry.owner !== latest.owner)) {
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `"${method}" names no request, and requests of ${new Set(this.inflight.map((e) => e.owner)).size} clients are in flight on this server: whose it is cannot be told, so it is refused`,
+      );
+    }
+    return latest;
   }
 
   private log(level: LoggingLevel, data: unknown, logger: string | undefined): void {

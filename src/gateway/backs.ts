@@ -22,6 +22,14 @@ export interface BacksOptions {
   clientInfo: { name: string; version: string };
   /** How long the shared back may be idle before it ends, in ms (5 minutes; 0 never). */
   idleTimeout?: number;
+  /**
+   * How many shared backs 2026-07-28 requests may spread over (4). A server of the handshake era names
+   * no request when it asks for sampling, elicitation or roots: with one call in flight on a back, what
+   * it asks is known to be that call's. So a request goes to an idle back, one is started while there
+   * are fewer than this, and only then do calls share one (and what is asked there is refused when it
+   * cannot be told whose it is). A 2026-07-28 server says whose in its answers: it gets one back.
+   */
+  poolSize?: number;
   /** How long a back server may take to start and answer initialize, in ms (30 000). */
   startTimeout?: number;
   /** Told when a back server started or ended, for the command line's messages. */
@@ -33,6 +41,9 @@ export interface BacksOptions {
 export class Backs implements BackProvider {
   private sharedBack: Promise<Back> | undefined;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The shared backs besides the first, started when every shared back was busy. */
+  private readonly extras = new Set<Back>();
+  private starting = 0;
   private readonly open = new Set<McpClient>();
   private closing = false;
 
@@ -73,37 +84,109 @@ export class Backs implements BackProvider {
     return back;
   }
 
+  /**
+   * A shared back for one 2026-07-28 request: an idle one, or a new one while the pool has room, or the
+   * least busy (see poolSize).
+   */
+  async pick(): Promise<Back> {
+    const chosen = await this.choose();
+    // Busy from now, before its call is tracked: a request picked in the same turn goes elsewhere.
+    chosen.link.reserve();
+    return chosen;
+  }
+
+  private async choose(): Promise<Back> {
+    const first = await this.shared();
+    if (first.client.era === 'stateless' || !first.link.busy) return first;
+    let best = first;
+    for (const back of this.extras) {
+      if (!back.link.busy) {
+        this.armExtraIdle(back);
+        return back;
+      }
+      if (back.link.load < best.link.load) best = back;
+    }
+    if (1 + this.extras.size + this.starting >= (this.options.poolSize ?? 4)) return best;
+    this.starting++;
+    try {
+      const back = await this.startBack();
+      back.client.onClose(() => this.extras.delete(back));
+      this.extras.add(back);
+      this.armExtraIdle(back);
+      return back;
+    } catch {
+      return best;
+    } finally {
+      this.starting--;
+    }
+  }
+
+  /** Every shared back running now (the first and the pool's others). */
+  async sharedBacks(): Promise<Back[]> {
+    const first = await this.sharedBack?.catch(() => undefined);
+    return [...(first ? [first] : []), ...this.extras];
+  }
+
   /** A front session that used the shared back ended. */
   release(session: Session): void {
     void this.sharedBack?.then(({ link }) => link.sessions.delete(session as ServerSession)).catch(() => {});
+    for (const { link } of this.extras) link.sessions.delete(session as ServerSession);
   }
 
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.idleTimer);
+    for (const back of this.extras) clearTimeout(this.extraTimers.get(back));
     await Promise.all([...this.open].map((client) => client.close().catch(() => {})));
   }
 
   private async startShared(): Promise<Back> {
+    let back: Back;
+    try {
+      back = await this.startBack();
+    } catch (error) {
+      this.sharedBack = undefined;
+      throw error;
+    }
+    const { client } = back;
+    client.onClose(() => {
+      if (this.sharedBack && this.current === client) this.sharedBack = undefined;
+    });
+    this.current = client;
+    return back;
+  }
+
+  private async startBack(): Promise<Back> {
     const link = new BackLink();
     const client = new McpClient({
       ...this.options.clientInfo,
       ...link.clientOptions(undefined),
       onProblem: this.options.onProblem,
     });
-    try {
-      await this.connect(client, true);
-    } catch (error) {
-      this.sharedBack = undefined;
-      throw error;
-    }
-    client.onClose(() => {
-      if (this.sharedBack && this.current === client) this.sharedBack = undefined;
-    });
-    this.current = client;
+    await this.connect(client, true);
     // Log messages of every level come up; each front request filters by its own.
     if (client.era === 'stateless') await client.setLoggingLevel('debug').catch(() => {});
     return { client, link };
+  }
+
+  private readonly extraTimers = new Map<Back, ReturnType<typeof setTimeout>>();
+
+  /** A back of the pool besides the first ends once unused for the idle timeout. */
+  private armExtraIdle(back: Back): void {
+    const idle = this.options.idleTimeout ?? 300_000;
+    if (idle <= 0) return;
+    clearTimeout(this.extraTimers.get(back));
+    const timer = setTimeout(() => {
+      if (back.link.busy || back.link.sessions.size > 0) {
+        this.armExtraIdle(back);
+        return;
+      }
+      this.extraTimers.delete(back);
+      this.extras.delete(back);
+      void back.client.close().catch(() => {});
+    }, idle);
+    timer.unref();
+    this.extraTimers.set(back, timer);
   }
 
   private current: McpClient | undefined;

@@ -9,7 +9,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError } from '../jsonrpc/errors.js';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 import type { RequestContext } from '../protocol/context.js';
-import type { BackLink } from './back-link.js';
+import type { BackLink, InFlight } from './back-link.js';
 import { forwardedParams, frontResult } from './results.js';
 
 export interface ForwardOptions {
@@ -19,6 +19,8 @@ export interface ForwardOptions {
   label: string;
   /** Whether the front speaks the handshake era (a 2026-07-28 result loses that revision's own fields). */
   handshakeFront: boolean;
+  /** The front session the request came from: what the back asks goes to it. */
+  owner: unknown;
 }
 
 export async function forwardCall(
@@ -36,7 +38,7 @@ export async function forwardCall(
   const controller = options.handshakeFront ? undefined : new AbortController();
   let interrupted: Promise<never> | undefined;
   let cancel: (() => void) | undefined;
-  let forget: () => void;
+  let entry: InFlight;
   if (controller) {
     let interrupt: (error: Error) => void = () => {};
     interrupted = new Promise<never>((_, reject) => {
@@ -44,20 +46,24 @@ export async function forwardCall(
     });
     cancel = () => controller.abort(signal.reason);
     signal.addEventListener('abort', cancel, { once: true });
-    forget = link.track({
+    entry = {
       context,
+      owner: options.owner,
       interrupt: (error) => {
         interrupt(error);
         controller.abort();
       },
-    });
+    };
   } else {
-    forget = link.track({ context, interrupt: () => {} });
+    entry = { context, owner: options.owner, interrupt: () => {} };
   }
+  const forget = link.track(entry);
   const call: CallOptions = {
     signal: controller?.signal ?? signal,
     timeout: options.timeout,
     maxTotalTimeout: options.timeout,
+    // What the back server asks on this call's behalf comes back with it (BackLink).
+    tag: entry,
   };
   const { params: sent, wantsProgress } = forwardedParams(params);
   if (wantsProgress) call.onProgress = (p) => context.progress(p.progress, p.total, p.message);

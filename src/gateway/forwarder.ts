@@ -33,6 +33,8 @@ export interface BackProvider {
   openSession(request: OpeningRequest, link: BackLink): Promise<McpClient>;
   /** The back that serves 2026-07-28 requests (started, or started again, on demand). */
   shared(): Promise<Back>;
+  /** A back for one 2026-07-28 request (the shared one, or another of a pool: see Backs.poolSize). */
+  pick?(): Promise<Back>;
   /** A front session that used the shared back ended. */
   release(session: Session): void;
   /** Ends every back server. */
@@ -150,9 +152,10 @@ export class Forwarder implements ServerDefinition {
   private async backOf(session: Session): Promise<Back> {
     const own = this.sessionBacks.get(session);
     if (own) return own;
-    const shared = await this.shared();
-    shared.link.sessions.add(session as ServerSession);
-    return shared;
+    const back = await (this.backs.pick?.() ?? this.backs.shared());
+    back.link.audience ??= () => this.fronts;
+    back.link.sessions.add(session as ServerSession);
+    return back;
   }
 
   private async shared(): Promise<Back> {
@@ -193,6 +196,7 @@ export class Forwarder implements ServerDefinition {
       timeout: this.options.timeout ?? 3_600_000,
       label: 'the server behind the proxy',
       handshakeFront: session.protocolVersion !== undefined,
+      owner: session,
     });
   }
 }

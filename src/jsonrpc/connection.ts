@@ -22,7 +22,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './messages.js';
-import type { AuthInfo, FrameError, SendOptions, Transport } from './transport.js';
+import type { AuthInfo, FrameError, MessageInfo, SendOptions, Transport } from './transport.js';
 
 /** MCP's name for progress, the other notification every connection understands besides cancellation. */
 export const PROGRESS_NOTIFICATION = 'notifications/progress';
@@ -51,6 +51,11 @@ export interface RequestOptions {
   transport?: Omit<SendOptions, 'relatedRequestId' | 'signal'>;
   /** How this request is cancelled, when not the connection's way (ConnectionOptions.cancellation). */
   cancellation?: CancellationStrategy;
+  /**
+   * Anything the caller recognises this request by: a request the peer makes on its behalf (one that
+   * came on this request's own HTTP stream) has it as `relatedTag` in its context.
+   */
+  tag?: unknown;
 }
 
 export interface RequestContext {
@@ -64,6 +69,8 @@ export interface RequestContext {
   sendProgress(progress: Progress): void;
   /** The verified caller, when the transport authenticated the message (see MessageInfo). */
   readonly auth: AuthInfo | undefined;
+  /** The `tag` of our own request this one was made on behalf of, when the transport knows it. */
+  readonly relatedTag?: unknown;
 }
 
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
@@ -120,6 +127,7 @@ interface PendingRequest {
   /** What it was sent with, and how to cancel it. */
   sendOptions: SendOptions | undefined;
   cancellation: CancellationStrategy;
+  tag: unknown;
 }
 
 /**
@@ -139,6 +147,7 @@ class IncomingRequest implements RequestContext {
     readonly progressToken: ProgressToken | undefined,
     private readonly connection: Connection,
     readonly auth: AuthInfo | undefined,
+    readonly relatedTag: unknown,
   ) {}
 
   get signal(): AbortSignal {
@@ -223,7 +232,7 @@ export class Connection {
     if (this.started) return;
     this.started = true;
     this.transport.start({
-      message: (payload, info) => this.receive(payload, info?.auth),
+      message: (payload, info) => this.receive(payload, info),
       frameError: (error) => this.receiveFrameError(error),
       inputEnded: () => this.peerInputEnded(),
       closed: (reason) => this.transportClosed(reason),
@@ -288,6 +297,7 @@ export class Connection {
         onAbort: undefined,
         sendOptions,
         cancellation,
+        tag: options.tag,
       };
       this.pending.set(id, entry);
       this.deadlines.ensure(Math.min(idleAt, totalAt));
@@ -350,20 +360,20 @@ export class Connection {
 
   // ---- receiving ----
 
-  private receive(payload: unknown, auth: AuthInfo | undefined): void {
+  private receive(payload: unknown, info: MessageInfo | undefined): void {
     if (Array.isArray(payload)) {
-      this.receiveBatch(payload, auth);
+      this.receiveBatch(payload, info);
       return;
     }
-    this.receiveOne(payload, undefined, auth);
+    this.receiveOne(payload, undefined, info);
   }
 
   /** Handles one message; when it belongs to a batch, its response goes to `batch` instead of the wire. */
-  private receiveOne(value: unknown, batch: BatchCollector | undefined, auth: AuthInfo | undefined): void {
+  private receiveOne(value: unknown, batch: BatchCollector | undefined, info: MessageInfo | undefined): void {
     const classified = classify(value);
     switch (classified.kind) {
       case 'request':
-        this.handleRequest(classified.message, batch, auth);
+        this.handleRequest(classified.message, batch, info);
         return;
       case 'notification':
         this.handleNotification(classified.message);
@@ -386,7 +396,7 @@ export class Connection {
     }
   }
 
-  private receiveBatch(items: unknown[], auth: AuthInfo | undefined): void {
+  private receiveBatch(items: unknown[], info: MessageInfo | undefined): void {
     if (items.length === 0) {
       this.transport.send(errorResponse(null, ErrorCode.InvalidRequest, 'Invalid Request: empty batch'));
       return;
@@ -407,7 +417,7 @@ export class Connection {
       return;
     }
     const batch = new BatchCollector((responses) => this.sendAnswer(responses));
-    for (const item of items) this.receiveOne(item, batch, auth);
+    for (const item of items) this.receiveOne(item, batch, info);
     batch.seal();
   }
 
@@ -450,7 +460,7 @@ export class Connection {
   private handleRequest(
     message: JsonRpcRequest,
     batch: BatchCollector | undefined,
-    auth: AuthInfo | undefined,
+    info: MessageInfo | undefined,
   ): void {
     const { id, method } = message;
     if (this.incoming.has(id)) {
@@ -471,7 +481,15 @@ export class Connection {
       else this.transport.send(response);
       return;
     }
-    const state = new IncomingRequest(id, method, readProgressToken(message.params), this, auth);
+    const related = info?.relatedRequestId;
+    const state = new IncomingRequest(
+      id,
+      method,
+      readProgressToken(message.params),
+      this,
+      info?.auth,
+      related === undefined ? undefined : this.pending.get(related)?.tag,
+    );
     this.incoming.set(id, state);
     batch?.expect();
     const finish = (response: JsonRpcResponse) => {

@@ -57,6 +57,11 @@ export interface AuthInfo {
 export interface MessageInfo {
   /** The verified caller, when the transport authenticates its peer. */
   auth?: AuthInfo;
+  /**
+   * A request of the peer that came on the stream of one of ours (an HTTP POST's SSE stream): the id of
+   * that request of ours, so that what the peer asks is known to be asked on its behalf.
+   */
+  relatedRequestId?: JsonRpcId;
 }
 
 export interface TransportHandlers {

@@ -21,8 +21,9 @@ export const usage = `Usage: mcpwire proxy --http PORT [--host ADDR] [options] -
 With --http, runs the stdio server COMMAND behind a Streamable HTTP endpoint on 127.0.0.1:PORT (0 picks
 a free port; the URL is printed on stderr). Each session of the handshake era (initialize) gets a server
 process of its own, started with the client's protocol revision and capabilities and ended with the
-session; 2026-07-28 requests, which carry no session, share one process, ended after --idle-timeout
-without use and started again when needed. The endpoint has the same Origin/Host checks, size and
+session; 2026-07-28 requests, which carry no session, go to a small pool of shared processes (an idle
+one, or a new one up to --pool, so that what a server asks is known to be for the one call it runs),
+each ended after --idle-timeout without use and started again when needed. The endpoint has the same Origin/Host checks, size and
 session limits as "mcpwire serve --http".
 
 With --url, is a stdio server in front of the remote server at URL, for hosts that only start commands.
@@ -34,7 +35,8 @@ ways, progress, cancellation, logging, list changes and resource updates, sampli
 Options:
   --http PORT               serve Streamable HTTP on PORT
   --host ADDR               the address to bind (default 127.0.0.1, which answers only localhost)
-  --idle-timeout MS         end the shared 2026-07-28 server process after MS unused (default 300000)
+  --idle-timeout MS         end a shared 2026-07-28 server process after MS unused (default 300000)
+  --pool N                  shared 2026-07-28 server processes at most (default 4)
   --session-timeout MS      end a session (and its process) idle for MS (default 1800000)
   --max-sessions N          sessions (and processes) at once (default 100)
   --max-message-size SIZE   largest request body (default 4MiB)
@@ -53,6 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     url?: string;
     header?: string[];
     'idle-timeout'?: string;
+    pool?: string;
     'session-timeout'?: string;
     'max-sessions'?: string;
     'max-message-size'?: string;
@@ -67,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
         url: { type: 'string' },
         header: { type: 'string', multiple: true },
         'idle-timeout': { type: 'string' },
+        pool: { type: 'string' },
         'session-timeout': { type: 'string' },
         'max-sessions': { type: 'string' },
         'max-message-size': { type: 'string' },
@@ -88,6 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     },
     clientInfo: { name: 'mcpwire-proxy', version: packageVersion() },
     idleTimeout: whole(values['idle-timeout'], '--idle-timeout'),
+    poolSize: whole(values.pool, '--pool'),
     onEvent: values.verbose
       ? (event: { type: string; shared: boolean; detail: string }) =>
           say(`${event.shared ? 'shared' : 'session'} server ${event.type}: ${event.detail}`)

@@ -127,6 +127,7 @@ export class StatelessEra implements ClientEra {
       const inputResponses = await this.answerInputRequests(
         (result.inputRequests ?? {}) as Record<string, { method: string; params?: unknown }>,
         options.signal,
+        options.tag,
       );
       current = { ...params, inputResponses };
       if (result.requestState !== undefined) current.requestState = result.requestState;
@@ -276,8 +277,9 @@ export class StatelessEra implements ClientEra {
   private async answerInputRequests(
     requests: Record<string, { method: string; params?: unknown }>,
     signal: AbortSignal | undefined,
+    tag: unknown,
   ): Promise<Record<string, unknown>> {
-    const context = { signal: signal ?? new AbortController().signal };
+    const context = { signal: signal ?? new AbortController().signal, tag };
     const responses: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {
       responses[key] = await this.answers.answer(

@@ -9,7 +9,7 @@
 
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
-import type { SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { fixedRetry, type RetryPolicy } from '../retry.js';
 import type { HttpAuthorization } from './auth/oauth-client.js';
 import { authorizationFailure, failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
@@ -266,6 +266,9 @@ export class HttpClientTransport implements Transport {
 
   /** Reads an SSE answer to the end, resuming it when it breaks (resumable-stream.ts). */
   private readStream(response: HttpAnswer, awaiting: Set<JsonRpcId>, persistent = false): Promise<void> {
+    // What the server asks on the stream of one request of ours, it asks on that request's behalf.
+    const related = awaiting.size === 1 ? awaiting.values().next().value : undefined;
+    const info = related === undefined ? undefined : { relatedRequestId: related };
     return readResumable(response, awaiting, persistent, {
       retry:
         this.options.reconnect ??
@@ -279,7 +282,7 @@ export class HttpClientTransport implements Transport {
           headers: await this.withProof('GET', this.headers({ Accept: 'text/event-stream', ...resumeFrom })),
           signal,
         }),
-      deliver: (message) => this.deliver(message),
+      deliver: (message) => this.deliver(message, info),
       failed: (ids, why) => this.failRequests(ids, 0, why),
     });
   }
@@ -305,8 +308,8 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  private deliver(payload: unknown): void {
-    this.handlers?.message(payload);
+  private deliver(payload: unknown, info?: MessageInfo): void {
+    this.handlers?.message(payload, info);
   }
 
   /** Turns an HTTP failure into an error response for each request, so no caller waits forever. */
