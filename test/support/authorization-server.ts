@@ -51,6 +51,8 @@ export interface AuthorizationServerOptions {
    * Left out, such a request is refused with access_denied: oidc-provider grants no token without a scope.
    */
   defaultScope?: string;
+  /** Offer DPoP (RFC 9449): a client that sends a proof gets tokens bound to its key (`cnf.jkt`). */
+  dpop?: boolean;
 }
 
 /** A registration response (RFC 7591): the metadata as registered plus the credentials. */
@@ -181,6 +183,7 @@ export async function startAuthorizationServer(
       devInteractions: { enabled: true },
       registration: { enabled: options.registration ?? true },
       clientCredentials: { enabled: true },
+      dPoP: { enabled: options.dpop ?? false },
       revocation: { enabled: true },
       introspection: {
         enabled: true,

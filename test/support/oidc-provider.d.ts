@@ -70,6 +70,7 @@ declare module 'oidc-provider' {
     ttl?: Record<string, Ttl>;
     features?: {
       clientCredentials?: { enabled: boolean };
+      dPoP?: { enabled: boolean };
       devInteractions?: { enabled: boolean };
       introspection?: {
         enabled: boolean;

@@ -474,7 +474,11 @@ export function createHttpHandler(
       }
       let auth: AuthInfo | undefined;
       if (authorization) {
-        const verdict = await authorization.authenticate(headerValue(request, 'authorization'));
+        const verdict = await authorization.authenticate(headerValue(request, 'authorization'), {
+          method: request.method ?? 'GET',
+          urls: requestUrls(request, authorization.options.resource),
+          dpop: request.headers.dpop,
+        });
         if ('refusal' in verdict) {
           refuse(response, verdict.refusal);
           request.resume();
@@ -557,6 +561,18 @@ export function createHttpHandler(
 }
 
 /** One request header's value by its lower-case name, repeated ones joined as HTTP joins them. */
+/**
+ * The URLs a request may have been sent to, for a DPoP proof's `htu`: the resource's origin with the
+ * request's path (its public URL, behind a proxy too), and the URL as it arrived here.
+ */
+function requestUrls(request: IncomingMessage, resource: string): string[] {
+  const path = (request.url ?? '/').split('?')[0]!;
+  const scheme = (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const urls = [new URL(path, resource).href];
+  if (request.headers.host) urls.push(`${scheme}://${request.headers.host}${path}`);
+  return urls;
+}
+
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;

@@ -6,12 +6,12 @@
 /** The parameters of one challenge; values are plain strings, quoted on the way out. */
 export type ChallengeParams = Record<string, string>;
 
-/** `Bearer k="v", ...`: values are quoted, with `\` and `"` escaped (RFC 9110 §5.6.4). */
-export function formatChallenge(params: ChallengeParams): string {
+/** `Bearer k="v", ...` (or another scheme's): values are quoted, with `\` and `"` escaped (RFC 9110 §5.6.4). */
+export function formatChallenge(params: ChallengeParams, scheme = 'Bearer'): string {
   const parts = Object.entries(params).map(
     ([key, value]) => `${key}="${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`,
   );
-  return parts.length === 0 ? 'Bearer' : `Bearer ${parts.join(', ')}`;
+  return parts.length === 0 ? scheme : `${scheme} ${parts.join(', ')}`;
 }
 
 /**

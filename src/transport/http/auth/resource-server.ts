@@ -3,11 +3,15 @@
 // TokenVerifier (a JWT against the issuer's keys, or introspection) and must be meant for this resource.
 // A request without one gets 401 with a challenge that names the protected resource metadata, where a
 // client finds the authorization server; a token without the scope an operation needs gets 403
-// insufficient_scope naming it, so that the client can ask for more (step-up). This file knows HTTP and
-// OAuth, not MCP's methods: which scope a message needs is the caller's to say (`scopesFor`).
+// insufficient_scope naming it, so that the client can ask for more (step-up). A DPoP-bound token (RFC
+// 9449: `cnf.jkt` in its claims) is accepted only as `Authorization: DPoP <token>` with a proof of the key
+// it is bound to (dpop-verifier.ts), never as a bearer token, so that one that leaks is of no use. This
+// file knows HTTP and OAuth, not MCP's methods: which scope a message needs is the caller's to say
+// (`scopesFor`).
 
 import type { AuthInfo } from '../../../jsonrpc/transport.js';
 import { type ChallengeParams, formatChallenge } from './challenge.js';
+import { DPOP_PROOF_ALGORITHMS, DpopProofChecker, InvalidDpopProofError } from './dpop-verifier.js';
 
 /** A token that must not be accepted: expired, for another resource, badly signed, unknown... */
 export class InvalidTokenError extends Error {
@@ -44,15 +48,25 @@ export interface ResourceServerOptions {
 /** What a request's credentials come to: its caller, or the answer that refuses it. */
 export type AuthVerdict = { auth: AuthInfo } | { refusal: Refusal };
 
+/** What of a request, besides its Authorization header, a DPoP presentation is checked against. */
+export interface PresentedRequest {
+  method: string;
+  /** The URLs the request may have been sent to (see DpopProofChecker). */
+  urls: readonly string[];
+  /** The DPoP header: one value, or several (which is refused). */
+  dpop: string | readonly string[] | undefined;
+}
+
 export interface Refusal {
   status: 400 | 401 | 403 | 503;
-  /** The OAuth error code (RFC 6750 §3.1), or none when no credentials came at all. */
-  error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | undefined;
+  /** The OAuth error code (RFC 6750 §3.1, RFC 9449 §7.1), or none when no credentials came at all. */
+  error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | undefined;
   description: string;
   headers: Record<string, string>;
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const DPOP = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** The resource server: authenticates requests, checks scopes, and serves its own metadata. */
 export class ResourceServer {
@@ -60,6 +74,7 @@ export class ResourceServer {
   readonly metadataPath: string;
   readonly metadataUrl: string;
   private readonly required: readonly string[];
+  private readonly proofs = new DpopProofChecker();
 
   constructor(readonly options: ResourceServerOptions) {
     const resource = new URL(options.resource);
@@ -80,6 +95,7 @@ export class ResourceServer {
       resource: options.resource,
       authorization_servers: [...options.authorizationServers],
       bearer_methods_supported: ['header'],
+      dpop_signing_alg_values_supported: [...DPOP_PROOF_ALGORITHMS],
     };
     if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
     if (options.resourceName) document.resource_name = options.resourceName;
@@ -91,7 +107,10 @@ export class ResourceServer {
    * Checks the Authorization header of a request. Only the header carries a token: one in the query
    * string is never looked at (MCP forbids it), so such a request is refused as having none.
    */
-  async authenticate(authorization: string | undefined): Promise<AuthVerdict> {
+  async authenticate(authorization: string | undefined, request?: PresentedRequest): Promise<AuthVerdict> {
+    if (request && authorization && /^DPoP(\s|$)/i.test(authorization)) {
+      return this.authenticateDpop(authorization, request);
+    }
     if (authorization === undefined || authorization === '' || !/^Bearer(\s|$)/i.test(authorization)) {
       // No credentials, or another scheme: no error code (RFC 6750 §3.1), only where to go.
       return this.refuse(401, undefined, 'this server needs an OAuth access token (Authorization: Bearer)');
@@ -100,13 +119,58 @@ export class ResourceServer {
     if (!match) {
       return this.refuse(400, 'invalid_request', 'the Authorization header is not "Bearer <token>"');
     }
+    return this.verify(match[1]!, undefined);
+  }
+
+  /** `Authorization: DPoP <token>` with its proof (RFC 9449 §7.1). */
+  private async authenticateDpop(authorization: string, request: PresentedRequest): Promise<AuthVerdict> {
+    const match = DPOP.exec(authorization);
+    if (!match) {
+      return this.refuse(
+        400,
+        'invalid_request',
+        'the Authorization header is not "DPoP <token>"',
+        undefined,
+        'DPoP',
+      );
+    }
+    const proof = request.dpop;
+    if (typeof proof !== 'string' || proof === '') {
+      const description = 'a DPoP token needs exactly one DPoP proof header';
+      return this.refuse(401, 'invalid_dpop_proof', description, undefined, 'DPoP');
+    }
+    let thumbprint: string;
     try {
-      const auth = await this.options.verifier(match[1]!);
+      thumbprint = await this.proofs.check(proof, { ...request, accessToken: match[1]! });
+    } catch (error) {
+      if (!(error instanceof InvalidDpopProofError)) throw error;
+      return this.refuse(401, 'invalid_dpop_proof', error.message, undefined, 'DPoP');
+    }
+    return this.verify(match[1]!, thumbprint);
+  }
+
+  /** Verifies the token; `thumbprint` is the key a DPoP proof proved, undefined for a bearer presentation. */
+  private async verify(token: string, thumbprint: string | undefined): Promise<AuthVerdict> {
+    const scheme = thumbprint === undefined ? 'Bearer' : 'DPoP';
+    try {
+      const auth = await this.options.verifier(token);
+      const bound = boundKey(auth);
+      if (bound !== thumbprint) {
+        const description =
+          thumbprint === undefined
+            ? 'the token is bound to a key (DPoP): present it as "DPoP <token>" with a proof'
+            : bound === undefined
+              ? 'the token is not bound to a key; present it as "Bearer <token>"'
+              : 'the token is bound to another key than the one of the DPoP proof (cnf.jkt)';
+        return this.refuse(401, 'invalid_token', description, undefined, scheme);
+      }
       const missing = missingScopes(auth.scopes, this.required);
       if (missing.length > 0) return this.insufficient(auth.scopes, missing);
       return { auth };
     } catch (error) {
-      if (error instanceof InvalidTokenError) return this.refuse(401, 'invalid_token', error.message);
+      if (error instanceof InvalidTokenError) {
+        return this.refuse(401, 'invalid_token', error.message, undefined, scheme);
+      }
       // The token may be fine: what checks it (the issuer's keys, its introspection endpoint) did not
       // answer. A 401 would send the client to log in again for nothing; 503 says to try again later.
       const description = `the token could not be checked now: ${(error as Error).message}`;
@@ -137,16 +201,26 @@ export class ResourceServer {
     scopes: readonly string[] = this.required.length > 0
       ? this.required
       : (this.options.scopesSupported ?? []),
+    scheme: 'Bearer' | 'DPoP' = 'Bearer',
   ): { refusal: Refusal } {
     const params: ChallengeParams = {};
     if (error) params.error = error;
     params.error_description = description;
     params.resource_metadata = this.metadataUrl;
     if (scopes.length > 0) params.scope = scopes.join(' ');
-    return {
-      refusal: { status, error, description, headers: { 'WWW-Authenticate': formatChallenge(params) } },
-    };
+    // A DPoP presentation is answered in its own scheme, naming the algorithms a proof may use.
+    if (scheme === 'DPoP') params.algs = DPOP_PROOF_ALGORITHMS.join(' ');
+    const challenge = formatChallenge(params, scheme);
+    return { refusal: { status, error, description, headers: { 'WWW-Authenticate': challenge } } };
   }
+}
+
+/** The thumbprint of the key a token is bound to (`cnf.jkt`, RFC 9449 §6), if it is bound to one. */
+function boundKey(auth: AuthInfo): string | undefined {
+  const cnf = auth.claims.cnf;
+  if (!cnf || typeof cnf !== 'object') return undefined;
+  const jkt = (cnf as Record<string, unknown>).jkt;
+  return typeof jkt === 'string' ? jkt : undefined;
 }
 
 /** The scopes of `needed` that `granted` lacks. */
