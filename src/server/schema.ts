@@ -118,7 +118,15 @@ async function loadAjv(dialect: '2020' | '07'): Promise<AjvLike> {
     default: AjvClass;
   };
   const formats = (await import('ajv-formats')) as unknown as { default: (ajv: AjvLike) => void };
-  const ajv = new module.default({ allErrors: true, strict: false, validateFormats: true });
+  // addUsedSchema: false keeps each compiled schema to itself. Ajv otherwise registers a schema's $id on
+  // the shared instance, so a second schema with the same $id (the same schema object on two tools, or two
+  // servers in one process) failed its first call with "schema with key or id ... already exists".
+  const ajv = new module.default({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    addUsedSchema: false,
+  });
   formats.default(ajv);
   return ajv;
 }
@@ -147,6 +155,9 @@ function formatAjvError(error: {
   let message = error.message ?? 'is invalid';
   if (error.params && 'additionalProperty' in error.params) {
     message = `has an unexpected property "${String(error.params.additionalProperty)}"`;
+  } else if (error.params && 'unevaluatedProperty' in error.params) {
+    // unevaluatedProperties: false (2020-12) refuses a property as additionalProperties does: name it.
+    message = `has an unexpected property "${String(error.params.unevaluatedProperty)}"`;
   }
   return where ? `${where}: ${message}` : message;
 }

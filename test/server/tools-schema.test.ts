@@ -49,6 +49,59 @@ describe('tool input schemas', () => {
     }
   });
 
+  it('validates two tools whose schemas share an $id each against its own schema', async () => {
+    // One schema object on two tools, and another schema with the same $id: each call is checked against
+    // its own tool's schema (the first call of the second one was an internal error).
+    const shared = {
+      $id: 'https://example.com/schemas/shared',
+      type: 'object',
+      $defs: { n: { $anchor: 'n', type: 'number' } },
+      properties: { x: { $ref: '#n' } },
+      required: ['x'],
+    };
+    const other = { ...shared, properties: { y: { type: 'string' } }, required: ['y'] };
+    const s = new McpServer({ name: 'schemas', version: '1.0.0' });
+    s.tool({ name: 'a', inputSchema: shared }, echo);
+    s.tool({ name: 'b', inputSchema: shared }, echo);
+    s.tool({ name: 'c', inputSchema: other }, echo);
+    const wire = await Wire.open(s, '2025-11-25');
+    for (const name of ['a', 'b']) {
+      const ok = await wire.result<CallResult>('tools/call', { name, arguments: { x: 1 } });
+      assert.equal(ok.isError, undefined, name);
+      const refused = await wire.result<CallResult>('tools/call', { name, arguments: { x: 'one' } });
+      assert.equal(refused.isError, true, name);
+    }
+    const own = await wire.result<CallResult>('tools/call', { name: 'c', arguments: { y: 'one' } });
+    assert.equal(own.isError, undefined);
+    await wire.close();
+  });
+
+  it('names the property that unevaluatedProperties: false refuses', async () => {
+    const s = new McpServer({ name: 'schemas', version: '1.0.0' });
+    s.tool(
+      {
+        name: 'strict',
+        inputSchema: {
+          type: 'object',
+          properties: { a: { type: 'number' } },
+          allOf: [{ properties: { b: { type: 'number' } } }],
+          unevaluatedProperties: false,
+        },
+      },
+      echo,
+    );
+    const wire = await Wire.open(s, '2025-11-25');
+    const ok = await wire.result<CallResult>('tools/call', { name: 'strict', arguments: { a: 1, b: 2 } });
+    assert.equal(ok.isError, undefined);
+    const refused = await wire.result<CallResult>('tools/call', {
+      name: 'strict',
+      arguments: { a: 1, c: 3 },
+    });
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /unexpected property "c"/);
+    await wire.close();
+  });
+
   it('[tools.input-schema] lists a tool without an input schema as taking an empty object', async () => {
     const s = new McpServer({ name: 'schemas', version: '1.0.0' });
     s.tool({ name: 'now' }, () => ({ content: [{ type: 'text', text: 'noon' }] }));
