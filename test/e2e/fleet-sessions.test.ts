@@ -19,75 +19,9 @@ import {
 import { McpClient } from '../../src/client/client.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
 import { type Fleet, startFleet } from '../support/fleet-harness.js';
+import { Recorder, when } from '../support/fleet-recorder.js';
 
 const WATCHED = 'test://watched-resource';
-
-interface Served {
-  method: string;
-  /** The JSON-RPC message POSTed, if any. */
-  body: Record<string, unknown> | undefined;
-  lastEventId: string | undefined;
-  /** HAProxy's name of the instance that answered (i1, i2, i3). */
-  instance: string;
-}
-
-/** Notes which instance answered each request a client made (the SDKs' `fetch`, or mcpwire's requests). */
-class Recorder {
-  readonly served: Served[] = [];
-  private readonly noted = when();
-
-  /** Resolves once a request matching `match` was answered (its headers at least). */
-  answered(match: (served: Served) => boolean): Promise<void> {
-    return this.noted.until(() => this.served.some(match));
-  }
-
-  note(
-    init: { method?: string; body?: unknown; headers?: unknown } | undefined,
-    headers: { get(name: string): string | null },
-  ): void {
-    const sent = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
-    this.served.push({
-      method: init?.method ?? 'GET',
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-      lastEventId: sent.get('last-event-id') ?? undefined,
-      instance: headers.get('x-fleet-instance') ?? '',
-    });
-    this.noted.poke();
-  }
-
-  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    this.note(init, response.headers);
-    return response;
-  };
-
-  /** mcpwire's HTTP transport takes no fetch: its requester is watched instead. */
-  watch(transport: HttpClientTransport): HttpClientTransport {
-    const requester = (transport as unknown as { requester: { request: Requester } }).requester;
-    const request = requester.request.bind(requester);
-    requester.request = async (url, options) => {
-      const answer = await request(url, options);
-      this.note(options, answer.headers);
-      return answer;
-    };
-    return transport;
-  }
-
-  /** The instance that answered the last POST of a message matching `match`. */
-  instanceOf(match: (message: Record<string, unknown>) => boolean): string | undefined {
-    return this.served.findLast((s) => s.body && match(s.body))?.instance;
-  }
-
-  /** The instance holding the session's GET stream (the last GET without Last-Event-ID). */
-  get streamHolder(): string | undefined {
-    return this.served.findLast((s) => s.method === 'GET' && s.lastEventId === undefined)?.instance;
-  }
-}
-
-type Requester = (
-  url: URL,
-  options: { method: string; body?: string; headers?: Record<string, string> },
-) => Promise<{ headers: { get(name: string): string | null } }>;
 
 /** What a test does with a client, whichever it is. */
 interface Driver {
@@ -200,25 +134,6 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
     };
   },
 };
-
-/** Resolves once `check` holds, tested each time `poke` is called. */
-function when() {
-  const waiting: Array<{ check: () => boolean; resolve: () => void }> = [];
-  return {
-    until(check: () => boolean): Promise<void> {
-      if (check()) return Promise.resolve();
-      return new Promise((resolve) => waiting.push({ check, resolve }));
-    },
-    poke(): void {
-      for (const entry of [...waiting]) {
-        if (entry.check()) {
-          waiting.splice(waiting.indexOf(entry), 1);
-          entry.resolve();
-        }
-      }
-    },
-  };
-}
 
 const isCall = (m: Record<string, unknown>) => m.method === 'tools/call';
 const isCancel = (m: Record<string, unknown>) => m.method === 'notifications/cancelled';

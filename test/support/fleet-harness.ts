@@ -1,6 +1,6 @@
 // A fleet started by the tests themselves on 127.0.0.1: a real redis-server and a real HAProxy
 // (round-robin, no stickiness) in a temporary directory, and mcpwire instances (`mcpwire serve
-// everything --http PORT --redis URL`) behind it. A missing binary fails with the command to install it.
+// everything --http PORT --redis URL`, or another built-in server) behind it. A missing binary fails with the command to install it.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,11 +117,18 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** `redis: false` starts the instances without Redis (each alone: only one makes sense), for comparison. */
+/**
+ * `redis: false` starts the instances without Redis (each alone: only one makes sense), for comparison.
+ * `server` names the built-in server and its arguments, given the fleet's temporary directory
+ * (`serve everything` by default).
+ */
 export async function startFleet(
   count: number,
   extraArgs: string[] = [],
-  { redis: useRedis = true }: { redis?: boolean } = {},
+  {
+    redis: useRedis = true,
+    server = () => ['everything'],
+  }: { redis?: boolean; server?: (dir: string) => string[] } = {},
 ): Promise<Fleet> {
   requireBinary('redis-server', 'redis-server');
   requireBinary('haproxy', 'haproxy');
@@ -144,7 +151,7 @@ export async function startFleet(
         [
           BIN,
           'serve',
-          'everything',
+          ...server(dir),
           '--http',
           String(port),
           ...(useRedis ? ['--redis', redis.url] : []),
