@@ -59,4 +59,21 @@ describe('InMemoryEventStore bounds', () => {
     // e1 itself was dropped (two kept: 2 and 3), so the replay cannot find it: it replays the whole stream.
     assert.deepEqual(replayed, [message(2), message(3)]);
   });
+
+  it('keeps 1 000 events per stream and 10 000 streams by default, as the README says', () => {
+    const store = new InMemoryEventStore();
+    const message = (n: number) => ({ jsonrpc: '2.0' as const, method: 'n', params: { n } });
+    const first = store.storeEvent('s0', message(0));
+    for (let n = 1; n <= 1000; n++) store.storeEvent('s0', message(n));
+    const replayed: unknown[] = [];
+    store.replayAfter(first, (_id, m) => replayed.push(m));
+    assert.equal(replayed.length, 1000, 'the first of 1 001 events was dropped');
+    assert.deepEqual(replayed[0], message(1));
+    for (let i = 1; i < 10_000; i++) store.storeEvent(`s${i}`, undefined);
+    assert.equal(store.size, 10_000);
+    assert.equal(store.streamOf(first), 's0');
+    store.storeEvent('s10000', undefined);
+    assert.equal(store.size, 10_000);
+    assert.equal(store.streamOf(first), undefined, 's0, the oldest, is gone');
+  });
 });
