@@ -267,6 +267,9 @@ describe('mcpwire shell', () => {
     shell.child.stdin.write('call crash\r');
     // The exit code and the tail of its stderr.
     await shell.waitFor(/crashed: .*exited with code 7.*about to crash[\s\S]*Type "restart crashy-server"/s);
+    // Said once: the call's own error does not repeat it, nor send the person to --verbose for it.
+    await shell.waitFor(/\(the call ended: its server crashed\)/);
+    assert.doesNotMatch(shell.screen, /--verbose/);
     shell.child.stdin.write('restart\r');
     await shell.waitFor(/crashy-server ready/);
     const mark = shell.screen.length;

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
-import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { ConnectionClosedError, JsonRpcError } from '../../jsonrpc/errors.js';
 import { parseToolArguments } from '../arguments.js';
 import { colour, formatContent, formatResourceContents, printJson, summarizeArguments } from '../format.js';
 import { complete } from '../shell/completion.js';
@@ -225,6 +225,15 @@ async function shell(target: Target, startInJson: boolean): Promise<number> {
           if (running.signal.aborted) {
             progress.clear();
             say(colour.yellow('(cancelled)'));
+            return true;
+          }
+          const crashed = host.status().find((s) => s.name === tool.server)?.state !== 'ready';
+          if (error instanceof ConnectionClosedError && crashed) {
+            // The crash notice above said why, with the server's stderr; saying it again with a hint to
+            // run with --verbose would only repeat it.
+            progress.clear();
+            say(colour.red('(the call ended: its server crashed)'));
+            failed ||= ExitCode.ServerFailed;
             return true;
           }
           if (error instanceof JsonRpcError && error.code === ErrorCode.UserRejected) {
