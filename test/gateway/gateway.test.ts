@@ -9,6 +9,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client as SdkV2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { Client as SdkV1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpClient } from '../../src/client/client.js';
 import { parseFilters } from '../../src/gateway/filters.js';
 import { type Gateway, openGateway, serveGatewayHttp } from '../../src/gateway/gateway.js';
@@ -141,6 +145,49 @@ describe('gateway over two stdio servers and a remote one', () => {
       assert.match(textOf(await c.callTool('everything__test_sampling', { prompt: 'hi' })), /sampled/);
     }
   });
+
+  it('serves the official SDK v1 client: the namespace, routing and sampling', async () => {
+    const sdk = new SdkV1Client({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    sdk.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'v1 sampled' },
+      model: 'v1-model',
+    }));
+    await sdk.connect(new V1Http(new URL(front.url)));
+    try {
+      const names = (await sdk.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('remote__first') && names.includes('crashy__hello'));
+      const first = await sdk.callTool({ name: 'remote__first', arguments: {} });
+      assert.match(JSON.stringify(first.content), /alpha ran/);
+      const sampled = await sdk.callTool({ name: 'everything__test_sampling', arguments: { prompt: 'hi' } });
+      assert.match(JSON.stringify(sampled.content), /v1 sampled/);
+    } finally {
+      await sdk.close();
+    }
+  });
+
+  for (const mode of ['auto', 'pinned'] as const) {
+    it(`serves the official SDK v2 client (${mode})`, async () => {
+      const sdk = new SdkV2Client(
+        { name: 'sdk-v2', version: '1.0.0' },
+        mode === 'pinned' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
+      await sdk.connect(new V2Http(new URL(front.url)));
+      try {
+        const result = await sdk.callTool({ name: 'remote__beta', arguments: {} });
+        assert.match(JSON.stringify(result.content), /beta ran/);
+        const prompts = await sdk.listPrompts();
+        assert.deepEqual(
+          prompts.prompts.map((p) => p.name),
+          ['everything__test_simple_prompt'],
+        );
+        const read = await sdk.readResource({ uri: 'test://template/3/data' });
+        assert.match(JSON.stringify(read.contents), /3/);
+      } finally {
+        await sdk.close();
+      }
+    });
+  }
 
   it("tells clients when a server's list changes", async () => {
     const c = await client('handshake');

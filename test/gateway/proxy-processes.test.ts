@@ -5,7 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
@@ -30,19 +31,13 @@ after(() => {
 });
 
 /** The proxy, with what its stderr says: its URL, and the pids of every server tree it started. */
-function startProxy(): {
+function startProxy(args: string[] = ['proxy', '--http', '0', '--', process.execPath, STUBBORN_TREE]): {
   proxy: ChildProcess;
   pids: number[];
   url: Promise<string>;
   trees: (n: number) => Promise<number[]>;
 } {
-  const proxy = spawn(
-    process.execPath,
-    [BIN, 'proxy', '--http', '0', '--', process.execPath, STUBBORN_TREE],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const proxy = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (proxy.pid !== undefined) started.add(proxy.pid);
   const pids: number[] = [];
   let stderr = '';
@@ -138,4 +133,31 @@ describe('proxy --http: the server processes end with their session and with the
     await waitGone(all);
     await client.close().catch(() => {});
   });
+});
+
+describe('gateway: its servers end with it, whatever signal ends it', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-gateway-processes-'));
+  const config = path.join(dir, 'servers.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        one: { command: process.execPath, args: [STUBBORN_TREE] },
+        two: { command: process.execPath, args: [STUBBORN_TREE] },
+      },
+    }),
+  );
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGKILL'] as const) {
+    it(`${signal} of the gateway ends every server and the children they started`, async () => {
+      const { proxy: gateway, url, trees } = startProxy(['gateway', config, '--http', '0', '--verbose']);
+      await url;
+      const all = await trees(2);
+      const exited = new Promise((resolve) => gateway.once('exit', resolve));
+      gateway.kill(signal);
+      await exited;
+      await waitGone(all);
+    });
+  }
 });
