@@ -77,7 +77,10 @@ describe('mcpwire call --task', () => {
       });
       child.kill('SIGINT');
       assert.equal(await exited, 130, stderr);
-      assert.match(stderr, new RegExp(`^mcpwire: SIGINT: task ${taskId.replace('.', '\\.')} cancelled`, 'm'));
+      assert.match(
+        stderr,
+        new RegExp(`^mcpwire: SIGINT: sent tasks/cancel for task ${taskId.replace('.', '\\.')}$`, 'm'),
+      );
       // The server was told before the command went: the task is cancelled there, not still working.
       await client.connect(new HttpClientTransport(listener.url));
       assert.equal((await client.getTask(taskId)).status, 'cancelled');

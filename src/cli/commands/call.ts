@@ -65,7 +65,7 @@ export function run(argv: string[]): Promise<number> {
       } catch (error) {
         if (!endedBy) throw error;
         process.stderr.write(
-          `mcpwire: ${endedBy}: ${taskId ? `task ${taskId} cancelled (tasks/cancel)` : 'the call was cancelled'}\n`,
+          `mcpwire: ${endedBy}: ${taskId ? `sent tasks/cancel for task ${taskId}` : 'the call was cancelled'}\n`,
         );
         return 128 + (constants.signals[endedBy] ?? 15);
       }
