@@ -22,6 +22,7 @@ import { client } from './suites/client.js';
 import { fleet } from './suites/fleet.js';
 import { framing } from './suites/framing.js';
 import { httpClient } from './suites/http-client.js';
+import { httpServer } from './suites/http-server.js';
 import { inspectPage } from './suites/inspect-page.js';
 import { proxy } from './suites/proxy.js';
 import { roundtrip } from './suites/roundtrip.js';
@@ -35,6 +36,7 @@ const SUITES: Suite[] = [
   server,
   client,
   httpClient,
+  httpServer,
   trace,
   traceHttp,
   proxy,

@@ -11,7 +11,9 @@ export function startHttpServer(command, args) {
       const match = /"url":"([^"]+)"/.exec(seen);
       // A server command that fronts another process (a bridge) may name the pid to measure.
       const pid = Number(/"pid":(\d+)/.exec(seen)?.[1] ?? child.pid);
-      if (match) resolve({ url: match[1], pid, stop: () => child.stdin.end() });
+      // A server may also name a URL that answers its heap in use (the HTTP server suite's idle sessions).
+      const heapUrl = /"heapUrl":"([^"]+)"/.exec(seen)?.[1];
+      if (match) resolve({ url: match[1], heapUrl, pid, stop: () => child.stdin.end() });
     });
     child.once('exit', (code) => reject(new Error(`the HTTP server exited (${code}) before listening`)));
   });

@@ -1,30 +1,45 @@
-// The hand-written HTTP client, the lower bound of the HTTP client benchmark: one node:http POST per call
-// on a keep-alive agent, with a hand-built body, the answer read as JSON or as the data line of its one SSE
-// event, matched by id, nothing validated. The initialize handshake is done once, for the session id.
+// The hand-written HTTP client, the lower bound of the HTTP client benchmark and the one client of the HTTP
+// server benchmark: one node:http POST per call on a keep-alive agent, with a hand-built body, the answer
+// read as JSON or as the data line of its one SSE event, matched by id, nothing validated. The initialize
+// handshake is done once, for the session id; with {"stateless": true} there is none, and every call is a
+// 2026-07-28 request (the _meta envelope, and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers).
+// Its own command: { op: 'idle', sessions } opens that many sessions (initialize and initialized each),
+// leaves them idle and answers the server's heap growth per session (the server answers GET heapUrl), then
+// ends them with DELETE.
 import http from 'node:http';
 import { startHttpServer } from './http-server-process.mjs';
 import { driveMcp } from './mcp-driver.mjs';
 
-await driveMcp(async (command, args) => {
-  const server = await startHttpServer(command, args);
-  let nextId = 1;
+const { stateless = false } = JSON.parse(process.argv[2] ?? '{}');
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}';
+const ENVELOPE =
+  '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+const STATELESS_HEADERS = {
+  'MCP-Protocol-Version': '2026-07-28',
+  'Mcp-Method': 'tools/call',
+  'Mcp-Name': 'echo',
+};
+
+let current;
+
+function poster(url, agent) {
   let session;
-  const agent = new http.Agent({ keepAlive: true });
-  const url = new URL(server.url);
-  const post = (body) =>
+  const post = (body, extra = {}, method = 'POST') =>
     new Promise((resolve, reject) => {
       const headers = {
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
         'Content-Length': Buffer.byteLength(body),
+        ...extra,
       };
       if (session) headers['Mcp-Session-Id'] = session;
-      const request = http.request(url, { method: 'POST', headers, agent }, (response) => {
+      const request = http.request(url, { method, headers, agent }, (response) => {
         session ??= response.headers['mcp-session-id'];
         const chunks = [];
         response.on('data', (chunk) => chunks.push(chunk));
         response.on('end', () => {
-          if (response.statusCode === 202) return resolve(undefined);
+          if (response.statusCode === 202 || method === 'DELETE') return resolve(undefined);
           const text = Buffer.concat(chunks).toString('utf8');
           const json = text.startsWith('{')
             ? text
@@ -36,24 +51,71 @@ await driveMcp(async (command, args) => {
       request.on('error', reject);
       request.end(body);
     });
-  await post(
-    `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
-  );
-  await post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
   return {
-    pid: server.pid,
-    echo: async (text) => {
-      const id = nextId++;
-      const answer = await post(
-        `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(text)}}}}`,
-      );
-      if (answer.id !== id) throw new Error(`answer ${answer.id} for request ${id}`);
-      return answer.result;
+    post,
+    async initialize() {
+      await post(INITIALIZE);
+      await post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     },
-    read: () => Promise.reject(new Error('not measured over HTTP')),
-    close: async () => {
-      agent.destroy();
-      server.stop();
-    },
+    end: () => post('', {}, 'DELETE'),
   };
-});
+}
+
+function getJson(url) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      })
+      .on('error', reject);
+  });
+}
+
+await driveMcp(
+  async (command, args) => {
+    const server = await startHttpServer(command, args);
+    current = server;
+    let nextId = 1;
+    const agent = new http.Agent({ keepAlive: true });
+    const url = new URL(server.url);
+    const { post, initialize } = poster(url, agent);
+    if (!stateless) await initialize();
+    return {
+      pid: server.pid,
+      echo: async (text) => {
+        const id = nextId++;
+        const answer = await post(
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${JSON.stringify(text)}}${stateless ? `,${ENVELOPE}` : ''}}}`,
+          stateless ? STATELESS_HEADERS : {},
+        );
+        if (answer.id !== id) throw new Error(`answer ${answer.id} for request ${id}`);
+        return answer.result;
+      },
+      read: () => Promise.reject(new Error('not measured over HTTP')),
+      close: async () => {
+        agent.destroy();
+        server.stop();
+      },
+    };
+  },
+  {
+    async idle(_command, _args, message) {
+      if (!current.heapUrl) throw new Error('the server names no heapUrl');
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      const url = new URL(current.url);
+      const before = (await getJson(current.heapUrl)).heapUsed;
+      const opened = [];
+      for (let i = 0; i < message.sessions; i += 8) {
+        const batch = Array.from({ length: Math.min(8, message.sessions - i) }, () => poster(url, agent));
+        await Promise.all(batch.map((s) => s.initialize()));
+        opened.push(...batch);
+      }
+      const after = (await getJson(current.heapUrl)).heapUsed;
+      for (const session of opened) await session.end();
+      agent.destroy();
+      return { bytesPerSession: (after - before) / message.sessions };
+    },
+  },
+);

@@ -1,0 +1,163 @@
+// MCP servers over Streamable HTTP side by side (issue 21): mcpwire's McpServer.serveHttp(), the official
+// SDK's McpServer on its StreamableHTTPServerTransport, and a hand-written node:http server (the lower
+// bound), each driven by its own copy of the hand-written HTTP client (bench/peers/raw-http-client.mjs).
+// tools/call of a trivial tool with 1 and 32 in flight, in a session answered with SSE streams (the
+// default) and with JSON bodies; 2026-07-28 requests without a session; and the heap an idle session takes.
+
+import { type CallRun, medianOf, withClients } from '../lib/mcp.js';
+import { PEERS_DIR } from '../lib/peer.js';
+import { packageVersion } from '../lib/results.js';
+import type { Row, Section, Suite } from '../lib/suite.js';
+import { median } from '../lib/timing.js';
+import { HTTP_WINDOW, httpWorkloads, takeTurns } from '../lib/workloads.js';
+
+interface Subject {
+  name: string;
+  script: string;
+}
+
+/** The server command: node with --expose-gc (the idle row's heap is measured after a full collection). */
+const serverCommand = (script: string, config: unknown) => [
+  process.execPath,
+  '--expose-gc',
+  `${PEERS_DIR}${script}`,
+  JSON.stringify(config),
+];
+
+/** Per-row targets of issue 21, on the rows with 32 in flight: calls/s and CPU/call ÷ hand-written. */
+const TARGETS: Record<string, { rate: number; cpu?: number }> = {
+  sse: { rate: 0.9, cpu: 1.3 },
+  json: { rate: 1 },
+  stateless: { rate: 0.95, cpu: 1.3 },
+};
+
+export const httpServer: Suite = {
+  name: 'http-server',
+  description:
+    'MCP servers (mcpwire, SDK, hand-written) over Streamable HTTP: SSE and JSON sessions, 2026-07-28, idle sessions',
+  async run(context) {
+    const q = context.quick;
+    const runs = q ? 3 : 7;
+    const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
+    const idleSessions = q ? 200 : 1000;
+    const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
+    const mcpwire: Subject = { name: 'mcpwire', script: 'mcpwire-http-server.mjs' };
+    const official: Subject = { name: sdk, script: 'sdk-http-server.mjs' };
+    const raw: Subject = { name: 'hand-written', script: 'raw-http-server.mjs' };
+    const sections: Section[] = [];
+    const idle: Array<{ subject: string; bytes: number }> = [];
+    const cases = [
+      { key: 'sse', answer: 'sse', subjects: [mcpwire, official, raw], stateless: false },
+      { key: 'json', answer: 'json', subjects: [mcpwire, official, raw], stateless: false },
+      // The SDK (v1) does not speak 2026-07-28.
+      { key: 'stateless', answer: 'sse', subjects: [mcpwire, raw], stateless: true },
+    ] as const;
+    for (const c of cases) {
+      const subjects = c.subjects.map((s) => s.name);
+      context.progress(`http-server: ${c.key}, ${subjects.length} servers, each with its own client`);
+      const samples = await withClients(
+        c.subjects.map((s) => ({
+          client: 'raw-http-client.mjs',
+          server: serverCommand(s.script, { answer: c.answer }),
+          config: { stateless: c.stateless },
+        })),
+        async (peers) => {
+          const result = await takeTurns<CallRun>(peers, subjects, loads, runs, context.progress);
+          if (c.key === 'sse') {
+            context.progress(`http-server: ${idleSessions} idle sessions per server`);
+            for (const [i, peer] of peers.entries()) {
+              const { bytesPerSession } = await peer.command<{ bytesPerSession: number }>({
+                op: 'idle',
+                sessions: idleSessions,
+              });
+              idle.push({ subject: subjects[i]!, bytes: bytesPerSession });
+            }
+          }
+          return result;
+        },
+      );
+      const rawIndex = subjects.indexOf(raw.name);
+      const sdkIndex = subjects.indexOf(official.name);
+      const rows = loads.flatMap((w, wi): Row[] => {
+        const rate = (pi: number) => (w.calls / median(samples[wi]![pi]!.map((r) => r.ms))) * 1000;
+        const cpu = (pi: number) =>
+          medianOf(
+            samples[wi]![pi]!.map((r) =>
+              r.serverCpuMs === undefined ? undefined : (r.serverCpuMs * 1000) / w.calls,
+            ),
+          );
+        return subjects.map((subject, pi): Row => {
+          const runsOf = samples[wi]![pi]!;
+          const serverCpu = cpu(pi);
+          const rawCpu = cpu(rawIndex);
+          const cpuRatio = serverCpu !== undefined && rawCpu ? serverCpu / rawCpu : undefined;
+          const goal = TARGETS[c.key]!;
+          const vsRaw = rate(pi) / rate(rawIndex);
+          const met = vsRaw >= goal.rate && (goal.cpu === undefined || (cpuRatio ?? 0) <= goal.cpu);
+          return {
+            case: w.case,
+            subject,
+            medianMs: median(runsOf.map((r) => r.ms)),
+            samplesMs: runsOf.map((r) => r.ms),
+            throughput: rate(pi),
+            unit: 'calls/s',
+            ratios: {
+              ...(sdkIndex === -1 ? {} : { sdk: rate(pi) / rate(sdkIndex) }),
+              lowerBound: vsRaw,
+              ...(cpuRatio === undefined ? {} : { cpu: cpuRatio }),
+            },
+            metrics: serverCpu === undefined ? {} : { serverCpuUs: serverCpu },
+            target:
+              subject === mcpwire.name && w.window === HTTP_WINDOW
+                ? {
+                    text: `>= ${goal.rate}x hand-written calls/s${goal.cpu ? `, <= ${goal.cpu}x its CPU/call` : ''}`,
+                    met,
+                  }
+                : undefined,
+          };
+        });
+      });
+      const title = {
+        sse: 'a session, answers as SSE streams (the default)',
+        json: 'a session, answers as JSON bodies',
+        stateless: '2026-07-28 requests, no session',
+      }[c.key];
+      sections.push({
+        title: `MCP servers over Streamable HTTP, ${title}: tools/call of a trivial tool`,
+        ratioColumns: [
+          ...(sdkIndex === -1 ? [] : [{ key: 'sdk', header: `calls/s ÷ ${sdk}` }]),
+          { key: 'lowerBound', header: 'calls/s ÷ hand-written' },
+          { key: 'cpu', header: 'server CPU/call ÷ hand-written' },
+        ],
+        metricColumns: [{ key: 'serverCpuUs', header: 'server CPU/call', suffix: ' µs', digits: 0 }],
+        rows,
+        notes: [
+          `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound.`,
+          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). One warm-up run each, then they take turns run by run. server CPU/call is the server process's user + system time over the run (from /proc, 10 ms ticks) divided by the calls.`,
+        ],
+      });
+    }
+    const rawIdle = idle.find((i) => i.subject === raw.name)?.bytes;
+    sections.push({
+      title: `MCP servers over Streamable HTTP: heap per idle session (${idleSessions} sessions)`,
+      ratioColumns: [{ key: 'lowerBound', header: 'heap ÷ hand-written' }],
+      metricColumns: [{ key: 'kib', header: 'heap per session', suffix: ' KiB', digits: 2 }],
+      rows: idle.map(
+        (i): Row => ({
+          case: `${idleSessions} idle sessions`,
+          subject: i.subject,
+          metrics: { kib: i.bytes / 1024 },
+          // The hand-written session is a few dozen bytes, within the noise of a heap measurement: a ratio to
+          // it would say nothing.
+          ratios: rawIdle !== undefined && rawIdle > 256 ? { lowerBound: i.bytes / rawIdle } : {},
+          target: i.subject === mcpwire.name ? { text: '<= 2 KiB', met: i.bytes <= 2048 } : undefined,
+        }),
+      ),
+      notes: [
+        `After the SSE table's calls, the client opens ${idleSessions} sessions (initialize, then notifications/initialized, 8 at a time) and leaves them idle; the server's heap in use after a full collection (process.memoryUsage().heapUsed, with --expose-gc), before and after, divided by the sessions. Then it ends them with DELETE.`,
+        'The hand-written server keeps a session as its id in a set: the least a session can cost.',
+      ],
+    });
+    return sections;
+  },
+};
