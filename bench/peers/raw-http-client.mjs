@@ -4,8 +4,8 @@
 // handshake is done once, for the session id; with {"stateless": true} there is none, and every call is a
 // 2026-07-28 request (the _meta envelope, and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers).
 // Its own command: { op: 'idle', sessions } opens that many sessions (initialize and initialized each),
-// leaves them idle and answers the server's heap growth per session (the server answers GET heapUrl), then
-// ends them with DELETE.
+// leaves them idle for settleMs and answers the server's heap growth per session (the server answers GET
+// heapUrl), then ends them with DELETE.
 import http from 'node:http';
 import { startHttpServer } from './http-server-process.mjs';
 import { driveMcp } from './mcp-driver.mjs';
@@ -112,6 +112,9 @@ await driveMcp(
         await Promise.all(batch.map((s) => s.initialize()));
         opened.push(...batch);
       }
+      // Idle: past the grace period after which a server may forget the events of the streams it finished
+      // (mcpwire: twice its 1 s retry hint).
+      await new Promise((resolve) => setTimeout(resolve, message.settleMs ?? 0));
       const after = (await getJson(current.heapUrl)).heapUsed;
       for (const session of opened) await session.end();
       agent.destroy();

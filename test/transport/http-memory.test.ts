@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
-import { listen, openSession, post } from '../support/http-helpers.js';
+import { EventReader, Gate, listen, openSession, post, readAllEvents } from '../support/http-helpers.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -22,21 +22,63 @@ describe('HTTP server memory', { timeout: 10_000 }, () => {
 
   it('bug: a session the server ended stayed in the session map until a DELETE; now it and its events go', async () => {
     const session = await openSession(t.listener.url);
-    // A request answered on an SSE stream, so the store holds a stream for this session.
-    const answer = await post(
-      t.listener.url,
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-      { ...session.headers, Accept: 'text/event-stream' },
-    );
-    await answer.text();
-    assert.ok(store.size > 0, 'the answer was stored for resumption');
+    // The GET stream, primed: the store holds a stream of this session for as long as the session lasts.
+    const stream = await fetch(t.listener.url, {
+      headers: { ...session.headers, Accept: 'text/event-stream' },
+    });
+    const reader = new EventReader(stream);
+    assert.ok((await reader.next())?.id, 'the GET stream was primed');
+    assert.ok(store.size > 0, 'the priming event was stored for resumption');
     const transport = t.listener.handler.sessions.get(session.id);
     assert.ok(transport);
     await transport.close();
+    await reader.cancel();
     assert.equal(t.listener.handler.sessions.has(session.id), false);
     assert.equal(store.size, 0, "the ended session's streams were dropped from the store");
     const after = await post(t.listener.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, session.headers);
     assert.equal(after.status, 404);
+  });
+
+  it('keeps the events of SSE streams written to the end for a few streams only, and those of a stream whose client went away', async () => {
+    const session = await openSession(t.listener.url);
+    const sse = { ...session.headers, Accept: 'text/event-stream' };
+    // Answered at once and read to the end: such streams are kept for a grace period, 16 at most.
+    for (let id = 10; id < 40; id++) {
+      const answer = await post(t.listener.url, { jsonrpc: '2.0', id, method: 'tools/list' }, sse);
+      assert.match(await answer.text(), /"tools"/);
+    }
+    assert.ok(store.size <= 17, `at most 16 finished streams kept, and one being answered (${store.size})`);
+
+    // A stream whose client goes away before the answer: the answer is kept, to be resumed.
+    t.gate.current = new Gate();
+    t.started.current = new Gate();
+    const controller = new AbortController();
+    const waiting = await post(
+      t.listener.url,
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'wait', _meta: { progressToken: 'p' } },
+      },
+      sse,
+      controller.signal,
+    );
+    const reader = new EventReader(waiting);
+    const priming = await reader.next();
+    await t.started.current.opened;
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    t.gate.current.open();
+    const resumed = await fetch(t.listener.url, { headers: { ...sse, 'Last-Event-ID': priming!.id! } });
+    const replayed = (await readAllEvents(resumed))
+      .filter((e) => e.data !== '')
+      .map((e) => JSON.parse(e.data));
+    assert.deepEqual(
+      replayed.map((m) => m.method ?? `response ${m.id}`),
+      ['notifications/progress', 'notifications/progress', 'response 4'],
+    );
+    await t.listener.handler.sessions.get(session.id)?.close();
   });
 });
 

@@ -29,20 +29,25 @@ export interface InMemoryEventStoreOptions {
 }
 
 export class InMemoryEventStore implements EventStore {
-  private readonly streams = new Map<string, Array<{ id: string; message: JsonRpcMessage | undefined }>>();
+  /**
+   * Made on first use and let go when empty: the endpoint makes a store per session, and most sessions
+   * hold no events most of the time (a stream's events go once it was written to the end).
+   */
+  private streams: Map<string, Array<{ id: string; message: JsonRpcMessage | undefined }>> | undefined;
   private counter = 0;
 
   constructor(private readonly options: InMemoryEventStoreOptions = {}) {}
 
   storeEvent(streamId: string, message: JsonRpcMessage | undefined): string {
     const id = `${streamId}.${++this.counter}`;
-    let events = this.streams.get(streamId);
+    const streams = (this.streams ??= new Map());
+    let events = streams.get(streamId);
     if (!events) {
       events = [];
-      this.streams.set(streamId, events);
+      streams.set(streamId, events);
       const maxStreams = this.options.maxStreams ?? 10_000;
       // A Map iterates in insertion order: the first key is the oldest stream.
-      while (this.streams.size > maxStreams) this.streams.delete(this.streams.keys().next().value!);
+      while (streams.size > maxStreams) streams.delete(streams.keys().next().value!);
     }
     events.push({ id, message });
     const max = this.options.maxEventsPerStream ?? 1000;
@@ -53,24 +58,25 @@ export class InMemoryEventStore implements EventStore {
   streamOf(eventId: string): string | undefined {
     const dot = eventId.lastIndexOf('.');
     const streamId = dot === -1 ? undefined : eventId.slice(0, dot);
-    return streamId !== undefined && this.streams.has(streamId) ? streamId : undefined;
+    return streamId !== undefined && this.streams?.has(streamId) ? streamId : undefined;
   }
 
   replayAfter(eventId: string, send: (eventId: string, message: JsonRpcMessage) => void): void {
     const streamId = this.streamOf(eventId);
     if (streamId === undefined) return;
-    const events = this.streams.get(streamId) ?? [];
+    const events = this.streams?.get(streamId) ?? [];
     const index = events.findIndex((e) => e.id === eventId);
     for (const event of events.slice(index + 1)) if (event.message) send(event.id, event.message);
   }
 
   /** Forgets a stream. */
   dropStream(streamId: string): void {
-    this.streams.delete(streamId);
+    this.streams?.delete(streamId);
+    if (this.streams?.size === 0) this.streams = undefined;
   }
 
   /** How many streams are kept (for tests and monitoring). */
   get size(): number {
-    return this.streams.size;
+    return this.streams?.size ?? 0;
   }
 }

@@ -2,6 +2,14 @@
 // POST that carries requests gets its own (a JSON body or an SSE stream), and one GET may hold a stream for
 // messages that belong to no request. Every outgoing message goes to the stream of the request it belongs
 // to; with SSE, it is also stored so a client that lost the connection can resume with Last-Event-ID.
+//
+// What an answer costs depends on what the client can still use (issue 21). A new SSE stream is corked
+// until the end of the turn, so that a request answered at once goes out as one write (headers, priming
+// event, answer, end) instead of three. A stream written to the end can hardly need resuming: its events
+// are kept for a grace period only (twice the retry hint: a client may have lost the end of a stream the
+// server saw finish), for KEPT_FINISHED such streams at most, so an idle session soon keeps no events;
+// those of streams that broke are kept, for MAX_KEPT_STREAMS at most. Fleet-only state is not allocated
+// off a fleet.
 
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -90,8 +98,13 @@ export class HttpSessionTransport implements Transport {
    * with one store shared by all sessions, resuming a GET stream replayed other sessions' messages.
    */
   private readonly standaloneId: string;
-  /** Every stream this session has stored events of, finished ones too. */
-  private readonly storedStreams = new Set<string>();
+  /** Every stream this session has stored events of and has not dropped (made on first use). */
+  private storedStreams: Set<string> | undefined;
+  /** The streams last written to the end, oldest first, whose events are still kept. */
+  private recentlyFinished: Array<{ id: string; at: number }> | undefined;
+  private purgeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Numbers this session's streams (off a fleet): an id unique in the session's store, and cheap. */
+  private streamCounter = 0;
   /** The request that opened the session, until it is answered: an error answer ends the session. */
   private opening: JsonRpcId | undefined;
   /** When the client last sent anything (for the endpoint's idle expiry), on performance.now(). */
@@ -103,16 +116,19 @@ export class HttpSessionTransport implements Transport {
   /** The last state save in a fleet: what is sent after it waits for it. */
   private saving: Promise<void> = Promise.resolve();
   /** Fleet: requests this instance sent to the client, by the id they carry on the wire. */
-  private readonly sentRequests = new Map<string, JsonRpcId>();
+  private readonly sentRequests: Map<string, JsonRpcId>;
   private sentCounter = 0;
   /** Fleet: where messages for the GET stream go while another instance holds it. */
   private remoteStandalone: Stream | undefined;
   /** Fleet: what to undo when the session ends (subscriptions, resumed streams of other instances). */
-  private readonly cleanups = new Set<() => void>();
+  private readonly cleanups: Set<() => void>;
 
   constructor(readonly options: SessionTransportOptions) {
     this.standaloneId = `${options.sessionId}-standalone`;
     const { fleet, initialState, oneShot } = options;
+    // Off a fleet nothing is ever added to these (only fleet code does): one empty pair for all sessions.
+    this.sentRequests = fleet ? new Map() : NO_SENT_REQUESTS;
+    this.cleanups = fleet ? new Set() : NO_CLEANUPS;
     if (fleet) {
       this.persistence = {
         initial: initialState,
@@ -223,7 +239,9 @@ export class HttpSessionTransport implements Transport {
     const stream: Stream = {
       id: this.options.fleet
         ? fleetStreamId(this.options.fleet.bus.instanceId, randomUUID(), requestIds)
-        : randomUUID(),
+        : // Unique in the session's store, and in a store shared by sessions (the session id is); as hard
+          // to guess as the session id, which another client would need to resume it.
+          `${this.options.sessionId}-${++this.streamCounter}`,
       pending: new Set(requestIds),
       response,
       mode: mode === 'json' ? 'json' : 'sse',
@@ -242,6 +260,12 @@ export class HttpSessionTransport implements Transport {
       }, this.options.streamAfter ?? 0);
       stream.undecided.unref();
     } else if (stream.mode === 'sse') {
+      // Corked until the end of the turn (end() uncorks at once): an answer ready by then goes out with
+      // the headers and the priming event in one write.
+      response.cork();
+      setImmediate(() => {
+        if (response.writableCorked > 0) response.uncork();
+      });
       if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
       else await this.openSse(stream);
     }
@@ -385,16 +409,61 @@ export class HttpSessionTransport implements Transport {
   finish(reason: CloseReason): void {
     if (this.closeReason) return;
     this.closeReason = reason;
+    clearTimeout(this.purgeTimer);
+    this.recentlyFinished = undefined;
     const store = this.options.eventStore;
     for (const stream of this.streams.values()) stream.response?.end();
     for (const cleanup of [...this.cleanups]) cleanup();
     this.cleanups.clear();
     // Nobody can resume a stream of an ended session: its events would only take up memory.
-    for (const id of this.storedStreams) void store?.dropStream?.(id);
-    this.storedStreams.clear();
+    for (const id of this.storedStreams ?? []) void store?.dropStream?.(id);
+    this.storedStreams = undefined;
     this.streams.clear();
     this.handlers?.closed(reason);
     this.options.onFinished?.(this);
+  }
+
+  /** Notes a stream that has events in the store; past MAX_KEPT_STREAMS, the oldest is forgotten. */
+  private stored(streamId: string): void {
+    const streams = (this.storedStreams ??= new Set());
+    if (streams.has(streamId)) return;
+    streams.add(streamId);
+    if (this.options.fleet || streams.size <= MAX_KEPT_STREAMS) return;
+    for (const oldest of streams) {
+      if (oldest === this.standaloneId || this.streams.has(oldest)) continue;
+      this.dropStored(oldest);
+      break;
+    }
+  }
+
+  /** A stream written to the end: forgotten after the grace period, or past KEPT_FINISHED such streams. */
+  private finished(streamId: string): void {
+    if (this.closeReason) return;
+    const recent = (this.recentlyFinished ??= []);
+    recent.push({ id: streamId, at: performance.now() });
+    if (recent.length > KEPT_FINISHED) this.dropStored(recent.shift()!.id);
+    // One timer per session at a time, not one per stream.
+    this.purgeTimer ??= setTimeout(() => this.purgeFinished(), this.grace).unref();
+  }
+
+  private get grace(): number {
+    return 2 * (this.options.retryInterval ?? 1000);
+  }
+
+  private purgeFinished(): void {
+    this.purgeTimer = undefined;
+    const recent = this.recentlyFinished;
+    if (!recent || this.closeReason) return;
+    const now = performance.now();
+    while (recent.length > 0 && now - recent[0]!.at >= this.grace) this.dropStored(recent.shift()!.id);
+    if (recent.length === 0) this.recentlyFinished = undefined;
+    else this.purgeTimer = setTimeout(() => this.purgeFinished(), recent[0]!.at + this.grace - now).unref();
+  }
+
+  private dropStored(streamId: string): void {
+    if (!this.storedStreams?.delete(streamId)) return;
+    if (this.storedStreams.size === 0) this.storedStreams = undefined;
+    void Promise.resolve(this.options.eventStore?.dropStream?.(streamId)).catch(() => undefined);
   }
 
   private enqueue(stream: Stream, step: () => void | Promise<void>): void {
@@ -418,7 +487,7 @@ export class HttpSessionTransport implements Transport {
   private async prime(stream: Stream): Promise<void> {
     const store = this.options.eventStore;
     if (!store || !stream.response) return;
-    this.storedStreams.add(stream.id);
+    this.stored(stream.id);
     // Without a store to keep it (Redis gone), there is nothing to resume from: no priming event.
     const id = await Promise.resolve(store.storeEvent(stream.id, undefined)).catch(() => undefined);
     if (id === undefined) return;
@@ -441,7 +510,7 @@ export class HttpSessionTransport implements Transport {
     }
     if (stream.headless) await this.openSse(stream);
     const store = this.options.eventStore;
-    if (store) this.storedStreams.add(stream.id);
+    if (store) this.stored(stream.id);
     // A store that failed (Redis gone) must not swallow the message: it goes without an id, which only
     // loses the client the chance to resume after it.
     const id = store
@@ -474,6 +543,11 @@ export class HttpSessionTransport implements Transport {
         .writeHead(200, { ...stream.headers, 'Content-Type': 'application/json' })
         .end(httpExactIds.write(JSON.stringify(body)));
     } else {
+      // Written to the end: the client has the whole stream and is unlikely to resume it, so its events
+      // are kept for a while only. A stream whose client went away before (no response here) keeps them.
+      if (!this.options.fleet && this.storedStreams?.has(stream.id)) {
+        response.once('finish', () => this.finished(stream.id));
+      }
       response.end();
     }
     if (this.options.oneShot) this.finish({ message: 'the POST was served' });
@@ -554,7 +628,7 @@ export class HttpSessionTransport implements Transport {
       chain: Promise.resolve(),
       headers: {},
     };
-    if (this.options.eventStore) this.storedStreams.add(this.standaloneId);
+    if (this.options.eventStore) this.stored(this.standaloneId);
     return this.remoteStandalone;
   }
 
@@ -719,6 +793,16 @@ export class HttpSessionTransport implements Transport {
     void this.options.fleet?.bus.publish(channel, JSON.stringify(message)).catch(() => {});
   }
 }
+
+/**
+ * Broken streams a session keeps the events of, for the client to resume; the oldest finished one is
+ * forgotten past this (streams in flight and the GET stream are always kept).
+ */
+const MAX_KEPT_STREAMS = 100;
+/** Streams written to the end whose events are kept anyway, in case the client lost the end of one. */
+const KEPT_FINISHED = 16;
+const NO_SENT_REQUESTS: Map<string, JsonRpcId> = new Map();
+const NO_CLEANUPS: Set<() => void> = new Set();
 
 export function errorBody(
   message: string,
