@@ -172,6 +172,8 @@ class IncomingRequest implements RequestContext {
 
 const DEFAULT_TIMEOUT = 60_000;
 
+const NO_PENDING = new Map<JsonRpcId, PendingRequest>();
+
 /** How answers to bytes that were no message are sent: best effort (see SendOptions.droppable). */
 const DROPPABLE: SendOptions = Object.freeze({ droppable: true });
 
@@ -180,7 +182,11 @@ export class Connection {
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private requestFallback: RequestHandler | undefined;
   private notificationFallback: ((method: string, params: unknown) => void) | undefined;
-  private readonly pending = new Map<JsonRpcId, PendingRequest>();
+  /**
+   * Requests sent and not answered. One shared empty map, never written, until the first request: many
+   * connections (a server's HTTP sessions) never send one, and each map costs ~200 bytes (issue 21).
+   */
+  private pending: Map<JsonRpcId, PendingRequest> = NO_PENDING;
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>();
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
   private readonly idleWaiters: Array<() => void> = [];
@@ -299,6 +305,7 @@ export class Connection {
         cancellation,
         tag: options.tag,
       };
+      if (this.pending === NO_PENDING) this.pending = new Map();
       this.pending.set(id, entry);
       this.deadlines.ensure(Math.min(idleAt, totalAt));
       if (signal) {

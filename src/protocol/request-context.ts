@@ -57,7 +57,6 @@ class HandlerContext implements RequestContext {
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo: Implementation | undefined;
-  readonly sessionState: Map<unknown, unknown>;
   readonly auth: AuthInfo | undefined;
   readonly tasks: TaskStarter | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -68,9 +67,13 @@ class HandlerContext implements RequestContext {
     this.protocolVersion = source.protocolVersion;
     this.clientCapabilities = source.clientCapabilities;
     this.clientInfo = source.clientInfo;
-    this.sessionState = source.sessionState;
     this.auth = source.auth;
     this.tasks = source.tasks;
+  }
+
+  /** Read when a handler asks: a session's storage is made on first use. */
+  get sessionState(): Map<unknown, unknown> {
+    return this.source.sessionState;
   }
 
   /** Worked out on first read: few handlers look. */

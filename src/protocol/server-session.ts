@@ -36,8 +36,12 @@ export class ServerSession implements Session, EraHost {
   readonly cacheHints: CacheHints;
   readonly requestState: RequestStateSeal;
   readonly subscriptions: Subscriptions;
-  /** Per-session storage handed to handlers as `context.sessionState`. */
-  readonly state = new Map<unknown, unknown>();
+  private stateMap: Map<unknown, unknown> | undefined;
+  /** Per-session storage handed to handlers as `context.sessionState`; made on first use (few use it). */
+  get state(): Map<unknown, unknown> {
+    this.stateMap ??= new Map();
+    return this.stateMap;
+  }
   private readonly handshake: HandshakeEra;
   private readonly stateless: StatelessEra;
   private readonly persistence: SessionPersistence | undefined;

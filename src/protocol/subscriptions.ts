@@ -23,11 +23,16 @@ export const LIST_CHANGED: Record<ListKind, string> = {
   prompts: Notification.PromptsListChanged,
 };
 
+const NO_URIS = new Set<string>();
+const NO_LISTENERS = new Map<JsonRpcId, Listener>();
+
 export class Subscriptions {
+  // Both start as one shared empty collection, never written, and get their own on the first subscription:
+  // most sessions never subscribe, and an idle HTTP session's heap counts (issue 21).
   /** URIs the client subscribed to with resources/subscribe (handshake era). */
-  private readonly handshakeUris = new Set<string>();
+  private handshakeUris: Set<string> = NO_URIS;
   /** Open subscriptions/listen streams (stateless era), by the id of the request that opened them. */
-  private readonly listeners = new Map<JsonRpcId, Listener>();
+  private listeners: Map<JsonRpcId, Listener> = NO_LISTENERS;
   /**
    * Whether the resources/subscribe URIs count here. In a fleet every instance keeps a copy of the
    * session, but only the one holding its GET stream delivers updates: only there do the URIs count, so
@@ -55,8 +60,10 @@ export class Subscriptions {
   /** resources/subscribe and resources/unsubscribe. */
   setHandshakeSubscription(uri: string, subscribed: boolean): void {
     const before = this.isSubscribed(uri);
-    if (subscribed) this.handshakeUris.add(uri);
-    else this.handshakeUris.delete(uri);
+    if (subscribed) {
+      if (this.handshakeUris === NO_URIS) this.handshakeUris = new Set();
+      this.handshakeUris.add(uri);
+    } else this.handshakeUris.delete(uri);
     if (before !== this.isSubscribed(uri)) this.server.subscriptionChanged?.(this.session, uri, !before);
   }
 
@@ -128,6 +135,7 @@ export class Subscriptions {
     if (listener.prompts) acknowledged.promptsListChanged = true;
     if (listener.uris.size > 0) acknowledged.resourceSubscriptions = [...listener.uris];
     const newly = [...listener.uris].filter((uri) => !this.isSubscribed(uri));
+    if (this.listeners === NO_LISTENERS) this.listeners = new Map();
     this.listeners.set(ctx.id, listener);
     // The acknowledgement is the first message carrying this subscription's id.
     this.notifyListener(ctx.id, Notification.SubscriptionsAcknowledged, { notifications: acknowledged });

@@ -104,12 +104,17 @@ export class StatelessEra implements ServerEra {
               }),
           }
         : undefined;
+    let state: Map<unknown, unknown> | undefined;
     const context = buildContext({
       requestId: ctx.id,
       protocolVersion: envelope.protocolVersion,
       clientCapabilities: envelope.clientCapabilities,
       clientInfo: envelope.clientInfo,
-      sessionState: new Map(),
+      // A request's own storage (a 2026-07-28 request has no session), made only if its handler looks.
+      get sessionState() {
+        state ??= new Map();
+        return state;
+      },
       get signal() {
         return ctx.signal;
       },

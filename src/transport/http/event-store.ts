@@ -40,7 +40,8 @@ export class InMemoryEventStore implements EventStore {
 
   storeEvent(streamId: string, message: JsonRpcMessage | undefined): string {
     const id = `${streamId}.${++this.counter}`;
-    const streams = (this.streams ??= new Map());
+    this.streams ??= new Map();
+    const streams = this.streams;
     let events = streams.get(streamId);
     if (!events) {
       events = [];

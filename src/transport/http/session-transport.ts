@@ -425,7 +425,8 @@ export class HttpSessionTransport implements Transport {
 
   /** Notes a stream that has events in the store; past MAX_KEPT_STREAMS, the oldest is forgotten. */
   private stored(streamId: string): void {
-    const streams = (this.storedStreams ??= new Set());
+    this.storedStreams ??= new Set();
+    const streams = this.storedStreams;
     if (streams.has(streamId)) return;
     streams.add(streamId);
     if (this.options.fleet || streams.size <= MAX_KEPT_STREAMS) return;
@@ -439,7 +440,8 @@ export class HttpSessionTransport implements Transport {
   /** A stream written to the end: forgotten after the grace period, or past KEPT_FINISHED such streams. */
   private finished(streamId: string): void {
     if (this.closeReason) return;
-    const recent = (this.recentlyFinished ??= []);
+    this.recentlyFinished ??= [];
+    const recent = this.recentlyFinished;
     recent.push({ id: streamId, at: performance.now() });
     if (recent.length > KEPT_FINISHED) this.dropStored(recent.shift()!.id);
     // One timer per session at a time, not one per stream.
