@@ -541,9 +541,15 @@ export class HttpSessionTransport implements Transport {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
       const body = stream.batch ? responses : responses[0];
+      const text = httpExactIds.write(JSON.stringify(body));
+      // With its length given, the body goes in one piece instead of chunked.
       response
-        .writeHead(200, { ...stream.headers, 'Content-Type': 'application/json' })
-        .end(httpExactIds.write(JSON.stringify(body)));
+        .writeHead(200, {
+          ...stream.headers,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(text),
+        })
+        .end(text);
     } else {
       // Written to the end: the client has the whole stream and is unlikely to resume it, so its events
       // are kept for a while only. A stream whose client went away before (no response here) keeps them.
