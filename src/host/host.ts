@@ -82,10 +82,12 @@ export class McpHost {
 
   /**
    * Adds a server to a running host and starts it; its status says whether it started (as start() does).
-   * A name that is taken is a RoutingError, and nothing starts.
+   * A name that is taken is a RoutingError, and nothing starts; a server that failed to start is replaced.
    */
   async add(server: string, config: ServerConfig): Promise<ServerStatus> {
-    if (this.entries.has(server)) throw new RoutingError(`there is a server named "${server}" already`);
+    const taken = this.entries.get(server);
+    if (taken && taken.state !== 'failed')
+      throw new RoutingError(`there is a server named "${server}" already`);
     if (server === '') throw new RoutingError("a server's name cannot be empty");
     return this.supervisor.add(server, config);
   }

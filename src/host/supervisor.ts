@@ -126,11 +126,15 @@ export class Supervisor {
 
   /**
    * Adds a server once the others run (a person adds one in mcpwire inspect) and starts it. A failed start
-   * is its status, as in start(); a name already taken is refused before anything starts.
+   * is its status, as in start(). A name already taken is refused before anything starts, unless its server
+   * failed: then the new one replaces it (the same server again, with what it lacked, say a header).
    */
   async add(name: string, config: ServerConfig): Promise<ServerStatus> {
     if (this.stopping) throw new Error('the host is shutting down');
-    if (this.entries.has(name)) throw new Error(`there is a server named "${name}" already`);
+    const old = this.entries.get(name);
+    if (old && old.state !== 'failed') throw new Error(`there is a server named "${name}" already`);
+    if (old?.restartTimer) clearTimeout(old.restartTimer);
+    await old?.client?.close().catch(() => {});
     const entry = newEntry(name, config);
     this.entries.set(name, entry);
     await this.startServer(entry);

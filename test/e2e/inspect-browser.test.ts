@@ -19,6 +19,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BIN, EVERYTHING_BIN, REPO_ROOT } from '../support/peers.js';
 import { runCli } from '../support/run-cli.js';
+import { startTokenIssuer } from '../support/token-issuer.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** A failure limit for anything the page waits for, never a synchronisation. */
@@ -32,6 +33,7 @@ let child: ChildProcessWithoutNullStreams | undefined;
 let browser: Browser | undefined;
 let page: Page;
 let address: string;
+const cleanups: Array<() => Promise<void>> = [];
 
 before(async () => {
   assert.ok(
@@ -55,6 +57,8 @@ before(async () => {
   );
   const started = spawn(process.execPath, [BIN, 'inspect', '--no-open', '--config', config], {
     cwd: REPO_ROOT,
+    // No tokens of the person's own `mcpwire login` are used, nor stored.
+    env: { ...process.env, MCPWIRE_AUTH_FILE: path.join(SHOTS, 'auth.json') },
   });
   child = started;
   let err = '';
@@ -90,6 +94,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  for (const cleanup of cleanups) await cleanup();
   if (child && child.exitCode === null) {
     const closed = new Promise((resolve) => child!.on('close', resolve));
     child.kill('SIGTERM');
@@ -166,6 +171,54 @@ describe('mcpwire inspect in chromium', () => {
     await shot('01b-added');
     assert.equal(await outcome.getAttribute('data-ok'), 'true');
     assert.match(await page.locator('tr[data-server="forms"]').innerText(), /forms\s+ready\s+forms-fixture/);
+  });
+
+  it('adds a remote server that wants a token: refused without it, ready with it, in the other era', async () => {
+    const issuer = await startTokenIssuer();
+    const remote = spawn(
+      process.execPath,
+      [BIN, 'serve', 'everything', '--http', '0', '--auth-issuer', issuer.issuer],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    // Both live to the end: the inspector keeps talking to the server.
+    cleanups.push(async () => {
+      remote.kill('SIGKILL');
+      await issuer.close();
+    });
+    {
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        remote.stderr.setEncoding('utf8').on('data', (t: string) => {
+          seen += t;
+          const found = /listening on (http:\/\/\S+)/.exec(seen)?.[1];
+          if (found) resolve(found);
+        });
+        remote.once('exit', (code) => reject(new Error(`the remote server exited with ${code}: ${seen}`)));
+      });
+      await page.click('[data-tab="Servers"]');
+      await page.check('input[name="add-kind"][value="url"]');
+      await page.fill('[data-testid="add-name"]', 'remote');
+      await page.fill('[data-testid="add-text"]', url);
+      await page.click('[data-testid="add-server"]');
+      const outcome = page.locator('[data-testid="add-outcome"]');
+      await outcome.filter({ hasText: 'remote: failed' }).waitFor();
+      await shot('01c-remote-refused');
+      assert.match(await outcome.innerText(), /needs a login at http:\/\/127\.0\.0\.1:\d+: no stored token/);
+      const token = await issuer.mint({ audience: url, scope: 'mcp' });
+      await page.fill('[data-testid="add-headers"]', `Authorization: Bearer ${token}`);
+      await page.click('[data-testid="add-server"]');
+      await outcome.filter({ hasText: 'remote: ready' }).waitFor();
+      const badge = page.locator('[data-testid="server-remote"]');
+      await badge.filter({ hasText: 'ready' }).waitFor();
+      assert.match(await badge.innerText(), /mcpwire-everything .*streamable-http/);
+      await chooseTool('remote__add');
+      await page.fill('input[name="a"]', '20');
+      await page.fill('input[name="b"]', '22');
+      await page.click('[data-testid="call"]');
+      await page.locator('[data-testid="result"] [data-check="valid"]').waitFor();
+      await shot('01d-remote-call');
+      assert.match(await page.locator('[data-testid="result"]').innerText(), /42/);
+    }
   });
 
   it('builds a form with arrays of $ref items, enums and defaults, stops what is missing, then calls', async () => {

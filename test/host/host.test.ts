@@ -146,12 +146,25 @@ describe('McpHost', () => {
     assert.ok(events.some((e) => e.type === 'ready' && e.server === 'later'));
   });
 
+  it('replaces a server that failed to start when one is added under its name', async () => {
+    assert.equal(host.status().find((s) => s.name === 'ghost')?.state, 'failed');
+    const fixed = parseConfig(
+      { mcpServers: { ghost: { command: process.execPath, args: [crashy] } } },
+      {},
+      root,
+    );
+    const status = await host.add('ghost', fixed.servers.ghost!);
+    assert.equal(status.state, 'ready');
+    assert.equal(host.status().filter((s) => s.name === 'ghost').length, 1);
+    assert.ok(host.tools().some((t) => t.name === 'ghost__hello'));
+  });
+
   it('shuts every server down, leaving no process behind', async () => {
     const pids = host
       .status()
       .map((s) => s.pid)
       .filter((p): p is number => p !== undefined);
-    assert.equal(pids.length, 3);
+    assert.equal(pids.length, 4);
     await host.shutdown();
     for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} survived the host`);
   });
