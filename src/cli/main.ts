@@ -113,7 +113,9 @@ export async function main(argv: string[]): Promise<number> {
     return await module.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`mcpwire ${first}: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      process.stderr.write(
+        `mcpwire ${first}: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`,
+      );
       return 2;
     }
     throw error;

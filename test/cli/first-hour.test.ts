@@ -395,6 +395,13 @@ describe('the command line in the first hour', () => {
       );
       assert.equal(sent.filter((m) => m === 'tools/call').length, 1);
       assert.equal(sent.filter((m) => m === 'tools/list').length, 1);
+      if (name === 'mcpwire') {
+        // 2026-07-28: no logging/setLevel; the level the command asks for goes with each request.
+        assert.match(
+          readFileSync(log, 'utf8'),
+          /"method":"tools\/call","params":\{.*"io\.modelcontextprotocol\/logLevel":"info"/,
+        );
+      }
     }
   });
 
@@ -579,6 +586,36 @@ describe('the command line in the first hour', () => {
     const ended = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     assert.equal(await ended, 143);
+  });
+
+  it('doctor on a terminal: a progress line while checks run, each result printed over it as it finishes', async () => {
+    const command = [
+      process.execPath,
+      bin,
+      'doctor',
+      '--only',
+      'handshake,ping,unknown-method',
+      '--',
+      process.execPath,
+      bin,
+      'serve',
+      'everything',
+    ].join(' ');
+    const tty = await new Promise<string>((resolve) => {
+      execFile(
+        'script',
+        ['-qfec', command, '/dev/null'],
+        { cwd: root, env: { ...process.env, NO_COLOR: '1' } },
+        (_error, stdout) => resolve(stdout),
+      );
+    });
+    // The progress line is cleared (\r, erase line) before each result, and counts the checks done.
+    // The progress line, erased before a result is printed over it. Two checks run at a time, so which
+    // one ends first may vary; the report keeps the order of the checks.
+    assert.match(tty, /checking… [0-2]\/3\r\u001b\[2KPASS {2}(handshake|ping) /);
+    const order = ['handshake', 'ping', 'unknown-method'].map((id) => tty.indexOf(`PASS  ${id} `));
+    assert.ok(order[0]! >= 0 && order[0]! < order[1]! && order[1]! < order[2]!, tty);
+    assert.match(tty, /3 passed, 0 failed/);
   });
 
   it('bug: trace passed SIGTERM on and never escalated, so a server that ignored it kept trace alive', async () => {

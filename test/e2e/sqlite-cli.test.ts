@@ -163,7 +163,7 @@ describe('start-up errors', () => {
     assertOneSentenceAndHint(
       await mcpwire(['serve', 'sqlite', missing]),
       /^mcpwire serve: the database file .*missing\.db does not exist$/,
-      /^Check the path, or add --create to make a new, empty database there\.$/,
+      /^hint: Check the path, or add --create to make a new, empty database there\.$/,
     );
     assert.equal(existsSync(missing), false, 'nothing was created');
   });
