@@ -216,6 +216,17 @@ describe('the command line in the first hour', () => {
     ]);
     assert.equal(viaJson.code, 0, viaJson.stderr);
     assert.match(viaJson.stdout, /arg1='x', arg2='y'/);
+    const file = path.join(scratch, 'prompt-args.json');
+    writeFileSync(file, JSON.stringify({ arg1: 'from', arg2: 'a file' }));
+    const viaFile = await mcpwire([
+      'get-prompt',
+      'test_prompt_with_arguments',
+      '--args',
+      `@${file}`,
+      ...everything,
+    ]);
+    assert.equal(viaFile.code, 0, viaFile.stderr);
+    assert.match(viaFile.stdout, /arg1='from', arg2='a file'/);
     const undeclared = await mcpwire([
       'get-prompt',
       'test_prompt_with_arguments',

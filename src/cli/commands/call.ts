@@ -12,8 +12,10 @@ import { ExitCode, runClientCommand, TARGET_USAGE } from './common.js';
 
 export const usage = `Usage: mcpwire call TOOL [key=value ...] [--args JSON] [--task] [--json] (-- COMMAND [ARGS] | --config FILE)
 
-Calls a tool. Arguments are key=value pairs, converted to the types of the tool's schema, or one JSON
-object with --args. With several servers, name the tool as SERVER__TOOL. With --task, the call declares
+Calls a tool. Arguments are key=value pairs, converted to the types of the tool's schema (an object or
+array parameter takes JSON: address='{"city": "Paris"}'), or one JSON object with --args (--args @FILE
+reads it from a file, --args - from standard input). With several servers, a tool only one of them has
+is found by its name; otherwise name it SERVER__TOOL. With --task, the call declares
 the tasks extension (protocol 2026-07-28): a server may answer with a task, whose status and progress
 are shown on stderr until its result is printed. Ctrl-C (or SIGTERM) while the task runs cancels it
 (tasks/cancel) before mcpwire exits, with 128 + the signal's number (130 for Ctrl-C); a second one exits

@@ -1,5 +1,6 @@
 // `mcpwire get-prompt NAME [key=value ...]`: render a prompt.
 
+import { argumentsText } from '../arguments.js';
 import { colour, formatContent, printJson } from '../format.js';
 import { resolveName } from '../resolve.js';
 import { UsageError } from '../usage.js';
@@ -8,7 +9,8 @@ import { runClientCommand, TARGET_USAGE } from './common.js';
 export const usage = `Usage: mcpwire get-prompt NAME [key=value ...] [--args JSON] [--json] (-- COMMAND [ARGS] | --config FILE)
 
 Gets a prompt with its arguments and prints its messages. Arguments are key=value pairs, or one JSON
-object of strings with --args; only the arguments the prompt declares are sent.
+object of strings with --args (--args @FILE reads it from a file, --args - from standard input); an
+argument the prompt does not declare is refused.
 
 ${TARGET_USAGE}`;
 
@@ -67,7 +69,7 @@ function promptArguments(json: string | undefined, pairs: string[]): Record<stri
       throw new UsageError('give the arguments as key=value pairs or as --args JSON, not both');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(json);
+      parsed = JSON.parse(argumentsText(json));
     } catch (error) {
       throw new UsageError(
         `--args is not valid JSON: ${(error as Error).message}`,
