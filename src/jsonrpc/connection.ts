@@ -505,6 +505,7 @@ export class Connection {
       const silent = state.cancelled || this.closeReason !== undefined;
       if (batch) batch.settle(silent ? undefined : response);
       else if (!silent) this.sendAnswer(response);
+      if (state.cancelled && this.closeReason === undefined) this.transport.unanswered?.(id);
       if (this.incoming.size === 0) this.notifyIdle();
     };
     let result: unknown;

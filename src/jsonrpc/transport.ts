@@ -151,4 +151,9 @@ export interface Transport {
   flush(): Promise<void>;
   /** Flushes, then closes. Resolves once `closed` has been called. */
   close(): Promise<void>;
+  /**
+   * A request the peer sent will never be answered: the peer cancelled it. A transport that keeps
+   * something until each request's answer (Streamable HTTP: the session counts as busy) lets it go.
+   */
+  unanswered?(id: JsonRpcId): void;
 }

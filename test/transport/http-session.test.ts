@@ -195,6 +195,31 @@ describe('Streamable HTTP sessions: what the server keeps', { timeout: 10_000 },
     }
   });
 
+  it('bug: a session with a cancelled request never expired (the request stayed in flight); now it does', async () => {
+    const t = await listen({ sessionIdleTimeout: 20 });
+    try {
+      const session = await openSession(t.listener.url);
+      const call = await post(
+        t.listener.url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait' } },
+        session.headers,
+      );
+      await t.started.current.opened;
+      const cancel = await post(
+        t.listener.url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } },
+        session.headers,
+      );
+      assert.equal(cancel.status, 202);
+      // The tool ends after the cancellation (it does not watch its signal): its answer is never sent.
+      t.gate.current.open();
+      await eventually(() => !t.listener.handler.sessions.has(session.id), 'the idle session ending');
+      await call.body?.cancel();
+    } finally {
+      await t.listener.close();
+    }
+  });
+
   it('bug: sessions never expired; one idle past sessionIdleTimeout ends, and its id then gets 404', async () => {
     const t = await listen({ sessionIdleTimeout: 20 });
     try {

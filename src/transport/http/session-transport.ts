@@ -401,6 +401,15 @@ export class HttpSessionTransport implements Transport {
     return Promise.resolve();
   }
 
+  /**
+   * The client cancelled the request: no answer will come. It no longer keeps the session busy (which
+   * kept such a session from ever expiring). Its stream stays open until the client leaves it: ending
+   * it without an answer would make a client that resumes streams come back for the answer forever.
+   */
+  unanswered(id: JsonRpcId): void {
+    this.requestStream.delete(id);
+  }
+
   async close(): Promise<void> {
     this.finish({ message: 'closed' });
   }
