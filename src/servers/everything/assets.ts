@@ -28,6 +28,12 @@ export const SILENT_WAV = silentWav();
 
 export const delay = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
+    // A request cancelled before its handler got here (a cancellation can overtake it) stops at once:
+    // an aborted signal fires no 'abort' event any more.
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
