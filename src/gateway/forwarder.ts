@@ -53,6 +53,8 @@ const DEFAULT_INFO: Implementation = { name: 'mcpwire-proxy', version: '0.0.0' }
 export class Forwarder implements ServerDefinition {
   private described: SessionDescription | undefined;
   private readonly sessionBacks = new WeakMap<Session, Back>();
+  /** Sessions that ended: one whose server was still starting then must not keep that server. */
+  private readonly ended = new WeakSet<Session>();
   /** How many 2026-07-28 listen streams follow each URI on the shared back. */
   private readonly sharedSubscriptions = new Map<string, number>();
   /** Front sessions without a back of their own: the shared back's notifications go to them. */
@@ -99,6 +101,12 @@ export class Forwarder implements ServerDefinition {
         `the server behind the proxy could not be started: ${(error as Error).message}`,
       );
     }
+    if (this.ended.has(session)) {
+      // The session ended (DELETE, expiry) while its server started: nothing would ever end that server,
+      // and a client repeating this would pile up processes past the session limit.
+      void client.close().catch(() => {});
+      throw new JsonRpcError(ErrorCode.InternalError, 'the session ended while its server was starting');
+    }
     this.sessionBacks.set(session, { client, link });
     client.onClose((reason) => {
       if (this.sessionBacks.get(session)?.client === client) {
@@ -110,6 +118,7 @@ export class Forwarder implements ServerDefinition {
   }
 
   sessionClosed(session: Session): void {
+    this.ended.add(session);
     this.fronts.delete(session as ServerSession);
     this.backs.release(session);
     const back = this.sessionBacks.get(session);
