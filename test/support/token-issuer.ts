@@ -2,7 +2,8 @@
 // JWK Set on 127.0.0.1, and a function that mints whatever access token a test needs, including the
 // broken ones (expired, not yet valid, wrong audience or issuer, foreign key, `alg: none`). The real
 // authorization server (oidc-provider, authorization-server.ts) issues only good tokens; the refusals
-// need tokens no real server would issue.
+// need tokens no real server would issue. A test may open a token endpoint too (`grant`), for a grant
+// oidc-provider does not offer (the JWT bearer grant of workload identity federation).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,15 +38,41 @@ export interface TokenIssuer {
   close(): Promise<void>;
 }
 
-export async function startTokenIssuer(): Promise<TokenIssuer> {
+export interface TokenIssuerOptions {
+  /**
+   * Opens a token endpoint: each POST's form goes here, and what comes back is minted as the access token
+   * (a string is the `error_description` of a 400 invalid_grant refusal).
+   */
+  grant?: (form: URLSearchParams) => MintOptions | string;
+}
+
+export async function startTokenIssuer(options: TokenIssuerOptions = {}): Promise<TokenIssuer> {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const foreign = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', use: 'sig', alg: 'RS256' };
   let fetches = 0;
   let issuer = '';
   const server: Server = createServer((request, response) => {
-    const json = (value: unknown) =>
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+    const json = (value: unknown, status = 200) =>
+      response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+    if (request.url === '/token' && request.method === 'POST' && options.grant) {
+      const grant = options.grant;
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const minted = grant(new URLSearchParams(body));
+        if (typeof minted === 'string') {
+          json({ error: 'invalid_grant', error_description: minted }, 400);
+          return;
+        }
+        void mint(minted).then((token) =>
+          json({ access_token: token, token_type: 'Bearer', expires_in: minted.expiresIn ?? 300 }),
+        );
+      });
+      return;
+    }
     if (request.url === '/.well-known/oauth-authorization-server') {
       json({ issuer, jwks_uri: `${issuer}/jwks`, token_endpoint: `${issuer}/token` });
     } else if (request.url === '/jwks') {
@@ -72,20 +99,21 @@ export async function startTokenIssuer(): Promise<TokenIssuer> {
       ...options.extra,
     };
   };
+  const mint = async (options: MintOptions = {}) => {
+    if (options.hmacSecret !== undefined) {
+      return new SignJWT(claims(options))
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
+        .sign(new TextEncoder().encode(options.hmacSecret));
+    }
+    const key = options.foreignKey ? foreign.privateKey : privateKey;
+    return new SignJWT(claims(options))
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
+      .sign(key);
+  };
   return {
     issuer,
     jwksFetches: () => fetches,
-    async mint(options = {}) {
-      if (options.hmacSecret !== undefined) {
-        return new SignJWT(claims(options))
-          .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
-          .sign(new TextEncoder().encode(options.hmacSecret));
-      }
-      const key = options.foreignKey ? foreign.privateKey : privateKey;
-      return new SignJWT(claims(options))
-        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
-        .sign(key);
-    },
+    mint,
     unsigned(options = {}) {
       const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       return `${part({ alg: 'none', typ: 'at+jwt' })}.${part(claims(options))}.`;

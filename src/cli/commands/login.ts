@@ -7,11 +7,16 @@ import type { JsonWebKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { McpClient } from '../../client/client.js';
 import { ConnectionClosedError } from '../../jsonrpc/errors.js';
 import { type ClientKey, readClientKey } from '../../transport/http/auth/client-authentication.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
+import {
+  type WorkloadIdentity,
+  workloadIdentityFromFile,
+} from '../../transport/http/auth/workload-identity.js';
 import { HttpClientTransport } from '../../transport/http/client-transport.js';
 import { openBrowser } from '../open-browser.js';
 import { packageVersion } from '../package-info.js';
@@ -35,6 +40,10 @@ Options:
   --signing-alg ALG        the assertion's algorithm (default: what the key implies, e.g. ES256, RS256, EdDSA)
   --client-credentials     log in as a machine (client credentials grant), with --client-id and
                            --client-secret or --private-key; later commands take new tokens by themselves
+  --workload-token FILE    log in as a workload (SEP-1933) with the JWT its platform keeps in FILE (a
+                           Kubernetes projected service account token, a SPIFFE JWT-SVID): presented as a
+                           JWT bearer grant, no registration; later commands read FILE again for each
+                           new token, so the platform may rotate it
   --header 'Name: value'   a header for every request to the server (repeatable)
   --no-open                print the login URL instead of opening a browser
   --timeout MS             how long to wait for the login in the browser (default 300000)
@@ -49,6 +58,7 @@ const OPTIONS = {
   'client-secret': { type: 'string' },
   'client-metadata-url': { type: 'string' },
   'client-credentials': { type: 'boolean' },
+  'workload-token': { type: 'string' },
   'private-key': { type: 'string' },
   'key-id': { type: 'string' },
   'signing-alg': { type: 'string' },
@@ -81,6 +91,17 @@ async function login(argv: string[]): Promise<number> {
     throw new UsageError(`--timeout takes milliseconds; got "${values.timeout}"`);
   }
   const machine = values['client-credentials'] === true;
+  const workloadFile = values['workload-token'];
+  if (
+    workloadFile !== undefined &&
+    (machine || values['client-secret'] || values['private-key'] || values['client-metadata-url'])
+  ) {
+    throw new UsageError(
+      '--workload-token is a login of its own: no --client-credentials, --client-secret, --private-key or --client-metadata-url',
+    );
+  }
+  const workloadIdentity =
+    workloadFile === undefined ? undefined : readWorkloadFile(workloadFile, values['client-id']);
   if (machine && (!values['client-id'] || (!values['client-secret'] && !values['private-key']))) {
     throw new UsageError('--client-credentials needs --client-id, and --client-secret or --private-key');
   }
@@ -91,16 +112,17 @@ async function login(argv: string[]): Promise<number> {
     ? readKeyFile(values['private-key'], values['key-id'], values['signing-alg'])
     : undefined;
 
-  const callback = machine ? undefined : await loopbackCallback(timeout);
+  const callback = machine || workloadIdentity ? undefined : await loopbackCallback(timeout);
   try {
     const oauth = new OAuthClient({
       server: url,
       store: tokenStore(),
       grant: machine ? 'client_credentials' : 'authorization_code',
-      clientId: values['client-id'],
+      clientId: workloadIdentity ? undefined : values['client-id'],
       clientSecret: values['client-secret'],
       clientKey,
       clientMetadataUrl: values['client-metadata-url'],
+      workloadIdentity,
       scope: values.scope,
       redirectUri: callback?.redirectUri,
       authorize: callback
@@ -171,6 +193,20 @@ function readKeyFile(file: string, keyId: string | undefined, algorithm: string 
     throw new UsageError(`--private-key ${file}: ${(error as Error).message}`);
   }
   return key;
+}
+
+/** The workload's JWT file, checked now (readable, a JWT); kept by its absolute path for later commands. */
+function readWorkloadFile(file: string, clientId: string | undefined): WorkloadIdentity {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`--workload-token ${file} cannot be read: ${(error as Error).message}`);
+  }
+  if (text.split('.').length !== 3) {
+    throw new UsageError(`--workload-token ${file} does not hold a JWT`);
+  }
+  return workloadIdentityFromFile(path.resolve(file), clientId);
 }
 
 interface Callback {

@@ -32,7 +32,7 @@ import {
   type StoredTokens,
   type TokenStore,
 } from './token-store.js';
-import { type WorkloadIdentity, workloadAssertion } from './workload-identity.js';
+import { type WorkloadIdentity, workloadAssertion, workloadIdentityFromFile } from './workload-identity.js';
 
 /** What the HTTP transport asks of whatever authorizes its requests. */
 export interface HttpAuthorization {
@@ -310,8 +310,15 @@ export class OAuthClient implements HttpAuthorization {
         : scope;
     // A stored client made for another grant, or other than the one the options name, is replaced.
     if (record.client && !this.fits(record.client)) delete record.client;
+    // A workload client kept in the store (a later command's) takes its JWT from the same file again.
+    const stored = record.client;
+    const workload =
+      this.options.workloadIdentity ??
+      (!this.options.crossAppAccess && stored?.grant === 'workload_identity' && stored.workload_token_file
+        ? workloadIdentityFromFile(stored.workload_token_file, stored.client_id || undefined)
+        : undefined);
     const grant =
-      this.options.crossAppAccess || this.options.workloadIdentity
+      this.options.crossAppAccess || workload
         ? JWT_BEARER_GRANT
         : (this.options.grant ?? record.client?.grant ?? 'authorization_code');
     const machine = grant === 'client_credentials';
@@ -334,10 +341,13 @@ export class OAuthClient implements HttpAuthorization {
       delete record.dpop_jwk;
     }
     try {
-      const workload = this.options.workloadIdentity;
       // A workload is known by its JWT alone: it registers nowhere.
       record.client ??= workload
-        ? { client_id: workload.clientId ?? '', token_endpoint_auth_method: 'none' }
+        ? {
+            client_id: workload.clientId ?? '',
+            token_endpoint_auth_method: 'none',
+            ...(workload.file ? { grant: 'workload_identity', workload_token_file: workload.file } : {}),
+          }
         : await this.register(metadata, grant);
       if (workload) {
         const assertion = await workloadAssertion(workload);
@@ -459,6 +469,8 @@ export class OAuthClient implements HttpAuthorization {
     const { options } = this;
     if (options.clientId !== undefined || options.workloadIdentity) return false; // rebuilt from the options
     if (options.clientKey && client.token_endpoint_auth_method !== 'private_key_jwt') return false;
+    // A stored workload client serves only a client whose options name no grant (a later command).
+    if (client.grant === 'workload_identity') return options.grant === undefined && !options.crossAppAccess;
     if (options.grant === undefined || options.crossAppAccess) return true;
     return (options.grant === 'client_credentials') === (client.grant === 'client_credentials');
   }

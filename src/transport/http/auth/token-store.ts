@@ -26,8 +26,13 @@ export interface StoredClient {
   private_key_jwk?: JsonWebKey;
   key_id?: string;
   signing_alg?: string;
-  /** A machine client ('client_credentials'): a new token is taken by that grant, with no person. */
-  grant?: 'client_credentials';
+  /**
+   * A machine client: 'client_credentials' takes a new token by that grant, 'workload_identity' by the
+   * workload's JWT read again from `workload_token_file`; no person either way.
+   */
+  grant?: 'client_credentials' | 'workload_identity';
+  /** For 'workload_identity': the file the platform keeps the workload's current JWT in. */
+  workload_token_file?: string;
 }
 
 export interface AuthRecord {

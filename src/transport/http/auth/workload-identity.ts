@@ -12,6 +12,23 @@ export interface WorkloadIdentity {
   assertion: string | (() => string | Promise<string>);
   /** A client id to send along (with no authentication), for a server that wants one; none by default. */
   clientId?: string;
+  /**
+   * The file `assertion` reads (see workloadIdentityFromFile): kept with the tokens, so that a client made
+   * later without these options (a later command) takes its next token the same way.
+   */
+  file?: string;
+}
+
+/** A workload whose platform keeps its JWT in a file (a projected service account token), read each time. */
+export function workloadIdentityFromFile(file: string, clientId?: string): WorkloadIdentity {
+  return {
+    assertion: async () => {
+      const { readFile } = await import('node:fs/promises');
+      return readFile(file, 'utf8');
+    },
+    file,
+    ...(clientId ? { clientId } : {}),
+  };
 }
 
 /** The current workload JWT; undefined when there is none to give. */
