@@ -332,7 +332,7 @@ describe('installing it as a library', () => {
     assert.equal(
       serve.stderr,
       'mcpwire serve: the SQLite server needs the better-sqlite3 package, which is not installed\n' +
-        'Run "npm install better-sqlite3" where mcpwire is installed (with npx: npx -p mcpwire -p better-sqlite3 mcpwire serve sqlite ...).\n',
+        'hint: Run "npm install better-sqlite3" where mcpwire is installed (with npx: npx -p mcpwire -p better-sqlite3 mcpwire serve sqlite ...).\n',
     );
   });
 });
