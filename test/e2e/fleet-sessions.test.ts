@@ -1,6 +1,6 @@
 // Whole sessions of every handshake-era client (mcpwire's, the official SDK v1, and v2) against a fleet,
-// for what crosses instances only over the bus: cancellation, resource updates to subscribers, and a
-// stream resumed on another instance. Three `mcpwire serve everything --redis` instances behind HAProxy
+// for what crosses instances only over the bus or the session store: cancellation, resource updates to
+// subscribers, a stream resumed on another instance, the log level, and the answer to roots/list. Three `mcpwire serve everything --redis` instances behind HAProxy
 // (round-robin, no stickiness) on redis-server, all started here. HAProxy names the instance that
 // answered each request (X-Fleet-Instance), so each test checks that its requests did cross instances.
 
@@ -13,6 +13,7 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -32,11 +33,17 @@ interface Driver {
   ping(): Promise<void>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
+  setLevel(level: 'warning'): Promise<void>;
+  /** A tool's text content. */
+  call(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
+/** The roots every client gives, when asked. */
+const ROOTS = [{ uri: 'file:///fleet/root', name: 'fleet' }];
+
 interface Heard {
-  onLog(text: string): void;
+  onLog(text: string, level: string): void;
   onUpdated(uri: string): void;
 }
 
@@ -47,8 +54,9 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
       name: 'fleet-mcpwire',
       version: '1',
       era: 'handshake',
-      onLog: (message) => heard.onLog(String(message.data)),
+      onLog: (message) => heard.onLog(String(message.data), message.level),
       onResourceUpdated: (uri) => heard.onUpdated(uri),
+      roots: () => ROOTS,
     });
     return {
       recorder,
@@ -70,15 +78,20 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
       unsubscribe: async (uri) => {
         await client.unsubscribeResource(uri);
       },
+      setLevel: async (level) => {
+        await client.setLoggingLevel(level);
+      },
+      call: async (name) => JSON.stringify((await client.callTool(name)).content),
       close: () => client.close(),
     };
   },
   'SDK v1': (heard) => {
     const recorder = new Recorder();
-    const client = new ClientV1({ name: 'fleet-sdk-v1', version: '1' }, { capabilities: {} });
+    const client = new ClientV1({ name: 'fleet-sdk-v1', version: '1' }, { capabilities: { roots: {} } });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
-      heard.onLog(String(n.params.data)),
+      heard.onLog(String(n.params.data), n.params.level),
     );
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: ROOTS }));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => heard.onUpdated(n.params.uri));
     return {
       recorder,
@@ -102,6 +115,10 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
       unsubscribe: async (uri) => {
         await client.unsubscribeResource({ uri });
       },
+      setLevel: async (level) => {
+        await client.setLoggingLevel(level);
+      },
+      call: async (name) => JSON.stringify((await client.callTool({ name, arguments: {} })).content),
       close: () => client.close(),
     };
   },
@@ -109,9 +126,12 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
     const recorder = new Recorder();
     const client = new ClientV2(
       { name: 'fleet-sdk-v2', version: '2' },
-      { versionNegotiation: { mode: 'legacy' } as never, capabilities: {} },
+      { versionNegotiation: { mode: 'legacy' } as never, capabilities: { roots: {} } },
     );
-    client.setNotificationHandler('notifications/message', (n) => heard.onLog(String(n.params.data)));
+    client.setNotificationHandler('notifications/message', (n) =>
+      heard.onLog(String(n.params.data), n.params.level),
+    );
+    client.setRequestHandler('roots/list', async () => ({ roots: ROOTS }));
     client.setNotificationHandler('notifications/resources/updated', (n) => heard.onUpdated(n.params.uri));
     return {
       recorder,
@@ -130,6 +150,10 @@ const drivers: Record<string, (heard: Heard) => Driver> = {
       unsubscribe: async (uri) => {
         await client.unsubscribeResource({ uri });
       },
+      setLevel: async (level) => {
+        await client.setLoggingLevel(level);
+      },
+      call: async (name) => JSON.stringify((await client.callTool({ name, arguments: {} })).content),
       close: () => client.close(),
     };
   },
@@ -241,6 +265,39 @@ describe('cancellation, subscriptions and resumption across a fleet, with every 
         await changed.until(() => updates.length >= 1);
         assert.equal(updates[0], WATCHED);
         await client.unsubscribe(WATCHED);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it(`${name}: the log level set on one instance filters logs on another, and roots are answered across instances`, {
+      timeout: 60_000,
+    }, async () => {
+      const levels: string[] = [];
+      const client = make({ onLog: (_text, level) => levels.push(level), onUpdated: () => {} });
+      await client.connect(fleet.url);
+      try {
+        // Nothing else in between: the balancer sends each next request to the next instance.
+        await client.recorder.answered((s) => s.method === 'GET' && s.lastEventId === undefined);
+        await client.setLevel('warning');
+        await client.call('logMessages');
+        const setLevel = client.recorder.instanceOf((m) => m.method === 'logging/setLevel');
+        const logged = client.recorder.instanceOf((m) => m.method === 'tools/call');
+        assert.ok(setLevel && logged);
+        assert.notEqual(logged, setLevel, 'the log level and the call landed on the same instance');
+        assert.deepEqual(levels, ['warning', 'error', 'critical', 'alert', 'emergency']);
+
+        // roots/list goes out on the instance running the call; the answer is POSTed to the next one.
+        const roots = await client.call('test_input_required_result_list_roots');
+        assert.match(roots, /file:\/\/\/fleet\/root/);
+        const asked = client.recorder.instanceOf(
+          (m) => m.method === 'tools/call' && (m.params as { name?: string }).name !== 'logMessages',
+        );
+        const answered = client.recorder.instanceOf(
+          (m) => m.method === undefined && JSON.stringify(m.result ?? '').includes('file:///fleet/root'),
+        );
+        assert.ok(asked && answered);
+        assert.notEqual(answered, asked, 'the roots answer landed on the instance that asked');
       } finally {
         await client.close();
       }
