@@ -6,8 +6,11 @@
 
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
+import { createHttpHandler } from '../../src/server/http.js';
 import { McpServer } from '../../src/server/server.js';
 import { parseBearerChallenge, parseChallenge } from '../../src/transport/http/auth/challenge.js';
 import { dpopProof } from '../../src/transport/http/auth/dpop.js';
@@ -141,6 +144,44 @@ describe('authorization: mcpwire as a resource server for DPoP-bound tokens', { 
       await response.body?.cancel();
     });
   }
+
+  it('takes htu from the request path only: an absolute-form request target names no other URL', async () => {
+    // A handler mounted in a server of one's own sees the request target as sent (listenHttp's router
+    // answers 404 to anything but its path, so this goes through createHttpHandler).
+    const own = new McpServer({ name: 'mounted', version: '1.0.0' });
+    const handler = createHttpHandler((transport) => own.connect(transport), {
+      authorization: { issuer: as.issuer, resource: listener.url, requiredScopes: ['mcp:read'] },
+    });
+    const mounted = createServer((request, response) => void handler(request, response));
+    await new Promise<void>((resolve) => mounted.listen(0, '127.0.0.1', resolve));
+    try {
+      const elsewhere = 'http://127.0.0.1:1/mcp';
+      const headers = {
+        ...POST_HEADERS,
+        Accept: 'application/json',
+        Authorization: dpop(),
+        DPoP: await proof({ url: elsewhere }),
+      };
+      const { port } = mounted.address() as AddressInfo;
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port, method: 'POST', path: elsewhere, headers },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end(JSON.stringify(initializeRequest()));
+      });
+      // Bug: the request target was taken whole, so a proof made for another server's URL passed.
+      assert.equal(status, 401);
+    } finally {
+      handler.closeAll();
+      mounted.closeAllConnections();
+      await new Promise((resolve) => mounted.close(resolve));
+    }
+  });
 
   it('refuses a proof used a second time (jti)', async () => {
     const once = await proof();

@@ -566,7 +566,8 @@ export function createHttpHandler(
  * request's path (its public URL, behind a proxy too), and the URL as it arrived here.
  */
 function requestUrls(request: IncomingMessage, resource: string): string[] {
-  const path = (request.url ?? '/').split('?')[0]!;
+  // The path alone: a request target in absolute form (`POST http://elsewhere/mcp`) names no other URL.
+  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const scheme = (request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const urls = [new URL(path, resource).href];
   if (request.headers.host) urls.push(`${scheme}://${request.headers.host}${path}`);
