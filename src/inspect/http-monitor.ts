@@ -89,13 +89,16 @@ export class HttpMonitor {
   private where: HttpWhere = { stream: '' };
   readonly clock: () => number;
   readonly wall: () => number;
+  /** The largest body or SSE event kept to be parsed, in bytes: past it, it is flagged and not kept. */
+  readonly maxMessageSize: number;
 
   constructor(
     readonly events: HttpTraceEvents,
-    options: { clock?: () => number; wall?: () => number } = {},
+    options: { clock?: () => number; wall?: () => number; maxMessageSize?: number } = {},
   ) {
     this.clock = options.clock ?? (() => performance.now());
     this.wall = options.wall ?? (() => Date.now());
+    this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
   }
 
   /** A request arrived: its exchange, to be told the rest as it passes. */
@@ -241,7 +244,7 @@ export class HttpExchange {
 
   requestBody(chunk: Buffer): void {
     this.requestBytes += chunk.length;
-    if (this.requestBytes <= DEFAULT_MAX_MESSAGE_SIZE) this.requestChunks.push(chunk);
+    if (this.requestBytes <= this.owner.maxMessageSize) this.requestChunks.push(chunk);
   }
 
   requestEnd(): void {
@@ -249,12 +252,12 @@ export class HttpExchange {
     if (this.head.method !== 'POST') return;
     const text = Buffer.concat(this.requestChunks).toString('utf8');
     this.requestChunks = [];
-    if (this.requestBytes > DEFAULT_MAX_MESSAGE_SIZE) {
+    if (this.requestBytes > this.owner.maxMessageSize) {
       this.owner.problem(
         this.where,
         'oversize',
         'client',
-        `a ${this.requestBytes}-byte POST body exceeds ${DEFAULT_MAX_MESSAGE_SIZE} bytes`,
+        `a ${this.requestBytes}-byte POST body exceeds ${this.owner.maxMessageSize} bytes`,
       );
       return;
     }
@@ -340,20 +343,33 @@ export class HttpExchange {
   responseBody(chunk: Buffer): void {
     if (this.sse) {
       for (const event of this.sse.push(this.decoder!.write(chunk))) this.event(event);
+      // A server that never ends its event (one endless line, data lines without the blank line) would
+      // have the monitor keep all of it: the stream is flagged once, and the rest of it only forwarded.
+      if (this.sse.pending > this.owner.maxMessageSize) {
+        this.sse = undefined;
+        this.decoder = undefined;
+        this.owner.problem(
+          this.where,
+          'oversize',
+          'server',
+          `an SSE event on ${this.stream} exceeds ${this.owner.maxMessageSize} bytes before its end; the rest of this stream is not recorded`,
+        );
+      }
       return;
     }
+    if (this.body === 'sse') return;
     this.responseBytes += chunk.length;
-    if (this.body !== 'none' && this.responseBytes <= DEFAULT_MAX_MESSAGE_SIZE)
+    if (this.body !== 'none' && this.responseBytes <= this.owner.maxMessageSize)
       this.responseChunks.push(chunk);
   }
 
   responseEnd(): void {
     if (this.sse) {
       for (const event of this.sse.push(`${this.decoder!.end()}\n\n`)) this.event(event);
-    } else if (this.body !== 'none') {
+    } else if (this.body !== 'none' && this.body !== 'sse') {
       const text = Buffer.concat(this.responseChunks).toString('utf8');
       this.responseChunks = [];
-      const values = this.responseBytes > DEFAULT_MAX_MESSAGE_SIZE ? undefined : parseJson(text);
+      const values = this.responseBytes > this.owner.maxMessageSize ? undefined : parseJson(text);
       // A message under the wrong content type (flagged as such already) is still recorded; a body of
       // another type that is not JSON (an error page) is none of JSON-RPC's business.
       if (values !== undefined) this.serverValues(values);

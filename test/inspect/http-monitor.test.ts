@@ -107,4 +107,24 @@ describe('HttpMonitor', () => {
     );
     assert.deepEqual(legacy.problems, []);
   });
+
+  it('flags an SSE event larger than a message may be while it arrives, and stops keeping it', () => {
+    const problems: HttpTraceProblem[] = [];
+    const http = new HttpMonitor({ problem: (p) => problems.push(p) }, { maxMessageSize: 1024 });
+    const x = http.exchange({ method: 'GET', path: '/mcp', headers: {} });
+    x.requestEnd();
+    x.response(200, { 'content-type': 'text/event-stream' });
+    // A server that writes one endless line: without a bound the monitor keeps all of it.
+    x.responseBody(Buffer.from('data: '));
+    for (let i = 0; i < 8; i++) x.responseBody(Buffer.from('x'.repeat(512)));
+    assert.deepEqual(
+      problems.map((p) => [p.kind, p.from, p.stream]),
+      [['oversize', 'server', 'GET#1']],
+    );
+    assert.match(problems[0]!.message, /exceeds 1024 bytes/);
+    // The rest of the stream is forwarded but not parsed: later events are not taken for broken ones.
+    x.responseBody(Buffer.from('\n\ndata: {"jsonrpc":"2.0","method":"notifications/x"}\n\n'));
+    x.responseEnd();
+    assert.equal(problems.length, 1);
+  });
 });

@@ -19,20 +19,42 @@ export function formatSseEvent(event: SseEvent): string {
 
 /** Parses a text/event-stream incrementally; call `push` with decoded text, get whole events back. */
 export class SseParser {
-  private buffer = '';
+  /** The text of the unfinished line, in the pieces it came in (joined once its newline arrives). */
+  private partial: string[] = [];
+  private partialLength = 0;
   private data: string[] = [];
+  private dataLength = 0;
   private id: string | undefined;
   private event: string | undefined;
   private retry: number | undefined;
 
+  /**
+   * How much of an unfinished event is kept, in characters: a reader bounds it, since a peer that never
+   * ends an event would otherwise be kept whole.
+   */
+  get pending(): number {
+    return this.partialLength + this.dataLength;
+  }
+
   push(text: string): SseEvent[] {
-    this.buffer += text;
     const events: SseEvent[] = [];
+    // A line that is not finished yet is only kept: joining and searching it again on every piece was
+    // quadratic in its length.
+    if (!text.includes('\n')) {
+      if (text !== '') {
+        this.partial.push(text);
+        this.partialLength += text.length;
+      }
+      return events;
+    }
+    const buffer = this.partial.length > 0 ? this.partial.join('') + text : text;
+    this.partial = [];
+    this.partialLength = 0;
     let start = 0;
     for (;;) {
-      const nl = this.buffer.indexOf('\n', start);
+      const nl = buffer.indexOf('\n', start);
       if (nl === -1) break;
-      let line = this.buffer.slice(start, nl);
+      let line = buffer.slice(start, nl);
       start = nl + 1;
       if (line.endsWith('\r')) line = line.slice(0, -1);
       if (line === '') {
@@ -44,6 +66,7 @@ export class SseParser {
           events.push(event);
         }
         this.data = [];
+        this.dataLength = 0;
         this.event = undefined;
         this.retry = undefined;
         this.id = undefined;
@@ -54,12 +77,18 @@ export class SseParser {
       const field = colon === -1 ? line : line.slice(0, colon);
       let value = colon === -1 ? '' : line.slice(colon + 1);
       if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') this.data.push(value);
-      else if (field === 'id') this.id = value;
+      if (field === 'data') {
+        this.data.push(value);
+        this.dataLength += value.length + 1;
+      } else if (field === 'id') this.id = value;
       else if (field === 'event') this.event = value;
       else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value);
     }
-    this.buffer = this.buffer.slice(start);
+    const rest = buffer.slice(start);
+    if (rest !== '') {
+      this.partial.push(rest);
+      this.partialLength = rest.length;
+    }
     return events;
   }
 }
