@@ -1,9 +1,11 @@
 // The limits of a fleet on a real redis-server (started here), as the README states them: sessions capped
 // per instance (copies of other instances' sessions included) and in all (100 000 by default), the idle
 // expiry kept in Redis (30 minutes by default) so that an expired session is gone on every instance, and
-// the SSE events bounded per stream (about 1 000) and dropped 10 minutes after the last one.
+// the SSE events bounded per stream (about 1 000) and dropped 10 minutes after the last one. And node-redis
+// is loaded only when a fleet on Redis is configured.
 
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,5 +196,28 @@ describe('the limits of a fleet on Redis', { timeout: 60_000 }, () => {
     assert.ok(length >= 1000 && length <= 1100, `XLEN ${length}`);
     const ttl = Number(await admin.command(['PTTL', 'events:events:s1']));
     assert.ok(ttl > 9 * 60_000 && ttl <= 10 * 60_000, `PTTL ${ttl}`);
+  });
+});
+
+describe('loading', () => {
+  it('node-redis is loaded only when a fleet on Redis is configured, not by the library or serveHttp()', async () => {
+    // A fresh process, so that nothing else has loaded it; the built library, as users import it.
+    const index = JSON.stringify(join(import.meta.dirname, '..', '..', 'dist', 'index.js'));
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const loaded = () => Object.keys(require.cache).some((k) => /[\\/]node_modules[\\/](redis|@redis)[\\/]/.test(k));
+      const { McpServer, redisFleet } = await import(${index});
+      const listener = await new McpServer({ name: 'alone', version: '1' }).serveHttp();
+      await listener.close();
+      const before = loaded();
+      const refused = await redisFleet('redis://127.0.0.1:1', { connectTimeout: 200 }).then(() => 'connected', (e) => e.code);
+      console.log(JSON.stringify({ before, after: loaded(), refused }));`;
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      );
+    });
+    assert.deepEqual(JSON.parse(output), { before: false, after: true, refused: 'FLEET_UNAVAILABLE' });
   });
 });
