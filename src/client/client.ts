@@ -399,6 +399,9 @@ export class McpClient {
 
   /** Tells the server the roots changed; it will ask for them again. */
   notifyRootsChanged(): void {
+    // 2026-07-28 has no such notification: a server asks for roots within the request that needs them
+    // (input_required), so it always gets the current ones. Sent over HTTP, it was a 400 that ended the client.
+    if (this.era === 'stateless') return;
     this.notify(Notification.RootsListChanged);
   }
 

@@ -3,8 +3,11 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { McpClient } from '../../src/client/client.js';
 import type { Root } from '../../src/protocol/types.js';
+import { createInMemoryPair } from '../../src/transport/memory.js';
 import { connectToFake } from '../support/fake-mcp-server.js';
+import { exampleServer } from '../support/stateless-server.js';
 
 describe('McpClient roots', () => {
   it('declares roots with listChanged and answers roots/list from the callback', async () => {
@@ -25,6 +28,27 @@ describe('McpClient roots', () => {
     const changed = await server.notification('notifications/roots/list_changed');
     assert.deepEqual(changed, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
     assert.deepEqual((await server.ask('roots/list')).result, { roots });
+    await client.close();
+  });
+
+  it('bug: sent roots/list_changed to a 2026-07-28 server, which has no such notification (over HTTP a 400 ended the client); now sends nothing', async () => {
+    const [clientSide, serverSide] = createInMemoryPair();
+    exampleServer().connect(serverSide);
+    const sent: unknown[] = [];
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (payload, options) => {
+      sent.push(payload);
+      send(payload, options);
+    };
+    const client = new McpClient({ name: 'test', version: '1.0.0', roots: () => [{ uri: 'file:///one' }] });
+    await client.connect(clientSide);
+    assert.equal(client.era, 'stateless');
+    client.notifyRootsChanged();
+    await client.ping();
+    assert.deepEqual(
+      sent.filter((m) => (m as { method?: string }).method === 'notifications/roots/list_changed'),
+      [],
+    );
     await client.close();
   });
 

@@ -521,6 +521,46 @@ describe('mcpwire inspect in chromium', () => {
     await page.fill('[data-testid="wire-filter"]', '');
   });
 
+  it('asks the servers for logs from the level chosen, and shows them from that level up', async () => {
+    const levelsFrom = async (after: number) =>
+      (await feedAfter(after))
+        .filter((e) => e.server === 'mine' && e.payload?.method === 'notifications/message')
+        .map((e) => (e.payload as { params: { level: string } }).params.level);
+    const logOnce = async () => {
+      const before = await lastSeq();
+      await chooseTool('mine__logMessages');
+      await page.click('[data-testid="call"]');
+      await page.locator('[data-testid="result"][data-status="ok"]').waitFor();
+      return levelsFrom(before);
+    };
+    await page.click('[data-tab="Logs"]');
+    await page.selectOption('[data-testid="log-level"]', 'warning');
+    await page.locator('[data-testid="log-list"]').waitFor();
+    await waitForLevel('warning');
+    assert.deepEqual(await logOnce(), ['warning', 'error', 'critical', 'alert', 'emergency']);
+    await page.click('[data-tab="Logs"]');
+    await page
+      .locator('.lrow', { hasText: '[warning] A warning message from the everything server' })
+      .waitFor();
+    await page.selectOption('[data-testid="log-level"]', 'debug');
+    await waitForLevel('debug');
+    assert.equal((await logOnce()).length, 8, 'every level, debug included');
+    await page.click('[data-tab="Logs"]');
+    const debugRow = page.locator('.lrow', { hasText: '[debug] A debug message from the everything server' });
+    await debugRow.first().waitFor();
+    await shot('11b-logs-debug');
+    // From "error" up, the page shows no debug message any more, though it has received them.
+    const shownAtDebug = Number(await page.locator('[data-testid="log-list"]').getAttribute('data-count'));
+    await page.selectOption('[data-testid="log-level"]', 'error');
+    await debugRow.first().waitFor({ state: 'detached' });
+    await shot('11c-logs-error');
+    const shownAtError = Number(await page.locator('[data-testid="log-list"]').getAttribute('data-count'));
+    assert.ok(shownAtError < shownAtDebug, `${shownAtError} < ${shownAtDebug}`);
+    assert.equal(await page.locator('.lrow', { hasText: '[warning] A warning' }).count(), 0);
+    await page.selectOption('[data-testid="log-level"]', 'info');
+    await waitForLevel('info');
+  });
+
   it("shows the doctor's report on the broken server, its fault failing", async () => {
     await page.click('[data-tab="Doctor"]');
     await page.click('[data-testid="doctor-broken"]');
@@ -532,6 +572,9 @@ describe('mcpwire inspect in chromium', () => {
   });
 
   it("fills the wire view and flags the broken server's fault where it happened", async () => {
+    // Every server lived through all of the above; the remote one once died of the roots step's notification.
+    for (const name of ['mine', 'official', 'broken', 'forms', 'remote'])
+      assert.match(await page.locator(`[data-testid="server-${name}"]`).innerText(), /· ready/, name);
     await page.click('[data-tab="Wire"]');
     await page.locator('[data-testid="wire-list"] .wrow').first().waitFor();
     await shot('13-wire');
@@ -625,6 +668,29 @@ describe('mcpwire inspect in chromium', () => {
     assert.equal(existsSync('/tmp/pwned'), false);
   });
 });
+
+/** The feed after a seq, as the page reads it with its token. */
+async function feedAfter(
+  after: number,
+): Promise<Array<{ seq: number; server: string; payload?: { method?: string } }>> {
+  return (await page.evaluate(
+    `fetch('/api/feed?after=${after}&limit=50000' + location.search.replace('?', '&')).then((r) => r.json())`,
+  )) as Array<{ seq: number; server: string; payload?: { method?: string } }>;
+}
+
+async function lastSeq(): Promise<number> {
+  const state = (await page.evaluate(`fetch('/api/state' + location.search).then((r) => r.json())`)) as {
+    lastSeq: number;
+  };
+  return state.lastSeq;
+}
+
+/** Until the session says the servers were asked for `level` (the page's state confirms it). */
+async function waitForLevel(level: string): Promise<void> {
+  await page.waitForFunction(
+    `fetch('/api/state' + location.search).then((r) => r.json()).then((s) => s.level === '${level}')`,
+  );
+}
 
 /** The values a datalist offers. */
 function values(options: ReturnType<Page['locator']>): Promise<string[]> {

@@ -260,7 +260,7 @@ export class InspectSession {
   async setLevel(level: string, only?: string[]): Promise<void> {
     if (!(LOGGING_LEVELS as readonly string[]).includes(level))
       throw new McpwireError('INSPECT_REQUEST', `the level is one of ${LOGGING_LEVELS.join(', ')}`);
-    this.level = level as LoggingLevel;
+    const wanted = level as LoggingLevel;
     const host = this.requireHost();
     await Promise.all(
       host
@@ -269,9 +269,11 @@ export class InspectSession {
         .map(async (s) => {
           const client = host.client(s.name);
           if (client.era === 'handshake' && !client.serverCapabilities?.logging) return;
-          await client.setLoggingLevel(this.level).catch(() => {});
+          await client.setLoggingLevel(wanted).catch(() => {});
         }),
     );
+    // Only now: the state the page reads says the level once every server was told it.
+    this.level = wanted;
     this.emit({ type: 'state' });
   }
 
