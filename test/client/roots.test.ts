@@ -36,9 +36,9 @@ describe('McpClient roots', () => {
     exampleServer().connect(serverSide);
     const sent: unknown[] = [];
     const send = clientSide.send.bind(clientSide);
-    clientSide.send = (payload, options) => {
+    clientSide.send = (payload) => {
       sent.push(payload);
-      send(payload, options);
+      send(payload);
     };
     const client = new McpClient({ name: 'test', version: '1.0.0', roots: () => [{ uri: 'file:///one' }] });
     await client.connect(clientSide);
