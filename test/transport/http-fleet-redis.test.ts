@@ -221,3 +221,12 @@ describe('loading', () => {
     assert.deepEqual(JSON.parse(output), { before: false, after: true, refused: 'FLEET_UNAVAILABLE' });
   });
 });
+
+describe('a system package the fleet tests need', () => {
+  it('fails, never skips, when missing, and names the command that installs it', () => {
+    assert.throws(
+      () => requireBinary('mcpwire-no-such-binary', 'mcpwire-no-such-package'),
+      /mcpwire-no-such-binary is not installed: run "apt-get update && apt-get install -y mcpwire-no-such-package" as root \(or node scripts\/setup-system.mjs\)/,
+    );
+  });
+});
