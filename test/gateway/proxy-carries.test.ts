@@ -169,3 +169,43 @@ describe('proxy --url --header: the header reaches the remote server', () => {
     );
   });
 });
+
+describe("proxy: a session idle past --session-timeout ends, and its server's process with it", () => {
+  let proxy: HttpProxy;
+  const ended: string[] = [];
+  let onEnded: () => void = () => {};
+  before(async () => {
+    proxy = await proxyHttp(
+      {
+        open: () => new ChildProcessTransport({ command: process.execPath, args: [OLD] }),
+        clientInfo: { name: 'idle-session', version: '1.0.0' },
+        onEvent: (event) => {
+          if (event.type === 'ended' && !event.shared) {
+            ended.push(event.detail);
+            onEnded();
+          }
+        },
+      },
+      { port: 0, sessionIdleTimeout: 300 },
+    );
+  });
+  after(async () => {
+    await proxy?.close();
+  });
+
+  it('ends the process of a session nobody used for the timeout', async () => {
+    const client = new McpClient({ name: 'idle', version: '1.0.0', era: 'handshake', timeout: 30_000 });
+    // No GET stream: a session holding one is in use, and never idle.
+    await client.connect(new HttpClientTransport(proxy.url, { openStream: false }), { timeout: 30_000 });
+    try {
+      assert.equal(textOf(await client.callTool('echo', { text: 'once' })), 'once');
+      assert.deepEqual(ended, []);
+      await new Promise<void>((resolve) => {
+        onEnded = resolve;
+      });
+      assert.equal(ended.length, 1, "the session's own server process ended");
+    } finally {
+      await client.close().catch(() => {});
+    }
+  });
+});
