@@ -173,13 +173,17 @@ class IncomingRequest implements RequestContext {
 const DEFAULT_TIMEOUT = 60_000;
 
 const NO_PENDING = new Map<JsonRpcId, PendingRequest>();
+const NO_REQUEST_HANDLERS = new Map<string, RequestHandler>();
+const NO_NOTIFICATION_HANDLERS = new Map<string, NotificationHandler>();
 
 /** How answers to bytes that were no message are sent: best effort (see SendOptions.droppable). */
 const DROPPABLE: SendOptions = Object.freeze({ droppable: true });
 
 export class Connection {
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  // Both start as one shared empty map, never written, until a handler is registered by name: a server
+  // session routes everything through the fallbacks, and each map costs ~200 bytes a session (issue 21).
+  private requestHandlers: Map<string, RequestHandler> = NO_REQUEST_HANDLERS;
+  private notificationHandlers: Map<string, NotificationHandler> = NO_NOTIFICATION_HANDLERS;
   private requestFallback: RequestHandler | undefined;
   private notificationFallback: ((method: string, params: unknown) => void) | undefined;
   /**
@@ -190,7 +194,12 @@ export class Connection {
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>();
   private readonly closeListeners: Array<(reason: CloseReason) => void> = [];
   private readonly idleWaiters: Array<() => void> = [];
-  private readonly deadlines = new DeadlineTimer((now) => this.expire(now));
+  /** The timer of sent requests' deadlines, made with the first request sent (see `pending`). */
+  private deadlineTimer: DeadlineTimer | undefined;
+  private get deadlines(): DeadlineTimer {
+    this.deadlineTimer ??= new DeadlineTimer((now) => this.expire(now));
+    return this.deadlineTimer;
+  }
   private nextId = 1;
   private started = false;
   private closeReason: CloseReason | undefined;
@@ -204,10 +213,12 @@ export class Connection {
   // ---- registration ----
 
   onRequest(method: string, handler: RequestHandler): void {
+    if (this.requestHandlers === NO_REQUEST_HANDLERS) this.requestHandlers = new Map();
     this.requestHandlers.set(method, handler);
   }
 
   onNotification(method: string, handler: NotificationHandler): void {
+    if (this.notificationHandlers === NO_NOTIFICATION_HANDLERS) this.notificationHandlers = new Map();
     this.notificationHandlers.set(method, handler);
   }
 
@@ -665,7 +676,7 @@ export class Connection {
     if (!entry) return false;
     this.pending.delete(id);
     // Nothing left to time out: no timer may keep the process alive.
-    if (this.pending.size === 0) this.deadlines.idle();
+    if (this.pending.size === 0) this.deadlineTimer?.idle();
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
     return true;
   }
@@ -711,7 +722,7 @@ export class Connection {
     if (this.closeReason) return;
     this.closeReason = reason;
     this.rejectAllPending(reason);
-    this.deadlines.stop();
+    this.deadlineTimer?.stop();
     for (const state of this.incoming.values()) state.abort(new Error(reason.message));
     for (const listener of this.closeListeners.splice(0)) listener(reason);
   }

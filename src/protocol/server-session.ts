@@ -67,21 +67,22 @@ export class ServerSession implements Session, EraHost {
     this.persistence?.onHomeChange?.(() => this.subscriptions.setHandshakeActive(this.home));
     if (this.persistence?.initial) this.restore(this.persistence.initial);
     this.persistence?.onRefresh((state) => this.restore(state));
-    // Ping is answered before anything else in the handshake era; the stateless revision has no ping.
-    this.connection.onRequest(Method.Ping, (params, ctx) =>
-      isStatelessRequest(params)
-        ? this.stateless.serve(Method.Ping, params as Record<string, unknown>, ctx)
-        : {},
+    // Everything goes through the two fallbacks, none by name: the connection then keeps no handler maps,
+    // which an idle HTTP session would pay for (issue 21).
+    this.connection.onOtherRequest((params, ctx) =>
+      // Ping is answered before anything else in the handshake era; the stateless revision has no ping.
+      ctx.method === Method.Ping
+        ? isStatelessRequest(params)
+          ? this.stateless.serve(Method.Ping, params as Record<string, unknown>, ctx)
+          : {}
+        : this.route(ctx.method, params, ctx),
     );
-    this.connection.onOtherRequest((params, ctx) => this.route(ctx.method, params, ctx));
-    this.connection.onNotification(Notification.Initialized, () => {
+    this.connection.onOtherNotification((method, params) => {
+      if (method !== Notification.Initialized) return this.server.clientNotification?.(method, params, this);
       if (this.handshake.ready) return;
       this.handshake.ready = true;
       this.persist();
     });
-    this.connection.onOtherNotification((method, params) =>
-      this.server.clientNotification?.(method, params, this),
-    );
     this.connection.onClose(() => {
       this.subscriptions.clear();
       this.server.sessionClosed?.(this);

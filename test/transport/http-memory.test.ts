@@ -82,6 +82,40 @@ describe('HTTP server memory', { timeout: 10_000 }, () => {
   });
 });
 
+describe('the default event store, shared by the sessions of an endpoint', { timeout: 10_000 }, () => {
+  let t: Listening;
+
+  before(async () => {
+    t = await listen();
+  });
+
+  after(async () => {
+    await t?.listener.close();
+  });
+
+  it("resumes a session's own streams only: another session's event id replays nothing of it", async () => {
+    const first = await openSession(t.listener.url);
+    const stream = await fetch(t.listener.url, {
+      headers: { ...first.headers, Accept: 'text/event-stream' },
+    });
+    const reader = new EventReader(stream);
+    const priming = await reader.next();
+    assert.ok(priming?.id?.startsWith(first.id), "the first session's GET stream, primed");
+
+    const second = await openSession(t.listener.url);
+    const resumed = await fetch(t.listener.url, {
+      headers: { ...second.headers, Accept: 'text/event-stream', 'Last-Event-ID': priming!.id! },
+    });
+    assert.equal(resumed.status, 200);
+    const other = new EventReader(resumed);
+    const event = await other.next();
+    // Not the first session's stream: the second session's own GET stream, primed with an id of its own.
+    assert.ok(event?.id?.startsWith(second.id), `an event of the second session (${event?.id})`);
+    await other.cancel();
+    await reader.cancel();
+  });
+});
+
 describe('InMemoryEventStore bounds', () => {
   it('forgets the oldest stream beyond maxStreams, and the oldest events beyond maxEventsPerStream', () => {
     const store = new InMemoryEventStore({ maxStreams: 2, maxEventsPerStream: 2 });

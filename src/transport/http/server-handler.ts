@@ -218,6 +218,18 @@ export function createHttpHandler(
     );
 
   /**
+   * Without a store of the user's, one in memory for all the sessions (a store per session cost each idle
+   * session its own): a session drops its streams from it as they stop being resumable, and a session can
+   * resume only its own streams (their ids start with its id).
+   */
+  const defaultStore = options.eventStore === undefined && !fleet ? new InMemoryEventStore() : undefined;
+
+  /** A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE. */
+  const forget = (ended: HttpSessionTransport) => {
+    if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
+  };
+
+  /**
    * A session's transport, connected. Sessionless, it serves one POST and is kept nowhere; its state is
    * `initialState` (none for initialize, which negotiates one as usual).
    */
@@ -233,17 +245,14 @@ export function createHttpHandler(
         ? undefined
         : options.eventStore === null
           ? undefined
-          : (options.eventStore ?? new InMemoryEventStore()),
+          : (options.eventStore ?? defaultStore),
       jsonResponse: options.jsonResponse ?? false,
       streamAfter: fleet ? undefined : options.streamAfter,
       retryInterval: options.retryInterval ?? 1000,
       fleet: sessionless ? undefined : fleet,
       initialState: sessionless ? initialState : record?.state,
       oneShot: sessionless,
-      // A session the server ended (McpServer.close(), a failed write) is forgotten too, not only on DELETE.
-      onFinished: (ended) => {
-        if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
-      },
+      onFinished: forget,
     });
     if (!sessionless) {
       sessions.set(id, session);

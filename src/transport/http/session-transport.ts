@@ -89,9 +89,12 @@ export interface SessionTransportOptions {
 
 export class HttpSessionTransport implements Transport {
   private handlers: TransportHandlers | undefined;
-  private readonly streams = new Map<string, Stream>();
+  // The next two are one shared empty map, never written, while the session has no stream (idle): they
+  // are made for its first stream and let go with its last (see openStream and finishIfDone), since an
+  // idle session's heap counts (issue 21). Only openStream and trackRequests write them.
+  private streams: Map<string, Stream> = NO_STREAMS;
   /** Which stream answers each request id in flight. */
-  private readonly requestStream = new Map<JsonRpcId, string>();
+  private requestStream: Map<JsonRpcId, string> = NO_REQUEST_STREAMS;
   private closeReason: CloseReason | undefined;
   /**
    * The id of the GET stream, in the event store too. It was the same 'standalone' in every session, so
@@ -114,7 +117,7 @@ export class HttpSessionTransport implements Transport {
   /** Fleet: told when this instance takes the session's GET stream or gives it up. */
   private homeListener: (() => void) | undefined;
   /** The last state save in a fleet: what is sent after it waits for it. */
-  private saving: Promise<void> = Promise.resolve();
+  private saving: Promise<void> = SAVED;
   /** Fleet: requests this instance sent to the client, by the id they carry on the wire. */
   private readonly sentRequests: Map<string, JsonRpcId>;
   private sentCounter = 0;
@@ -250,7 +253,8 @@ export class HttpSessionTransport implements Transport {
       chain: Promise.resolve(),
       headers,
     };
-    this.streams.set(stream.id, stream);
+    this.openStream(stream);
+    if (this.requestStream === NO_REQUEST_STREAMS) this.requestStream = new Map();
     for (const id of requestIds) this.requestStream.set(id, stream.id);
     if (mode === 'either' && requestIds.length === 1 && !stream.batch) {
       stream.headless = true;
@@ -285,7 +289,12 @@ export class HttpSessionTransport implements Transport {
     this.lastActivity = performance.now();
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
-      const streamId = await store.streamOf(lastEventId);
+      let streamId = await store.streamOf(lastEventId);
+      // A store may be shared by sessions (the endpoint's default is): a stream of another session is
+      // none of this client's business, whatever id it names. A fleet's stream ids are unguessable.
+      if (streamId !== undefined && !this.options.fleet && !streamId.startsWith(`${this.sessionId}-`)) {
+        streamId = undefined;
+      }
       const stream = streamId === undefined ? undefined : this.streams.get(streamId);
       const fleet = this.options.fleet;
       if (fleet && streamId !== undefined && !stream && streamId !== this.standaloneId) {
@@ -351,7 +360,7 @@ export class HttpSessionTransport implements Transport {
       headers,
     };
     stream.response = response;
-    this.streams.set(this.standaloneId, stream);
+    this.openStream(stream);
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     await this.prime(stream);
     response.on('close', () => {
@@ -387,6 +396,7 @@ export class HttpSessionTransport implements Transport {
     if (isResponse) {
       const ids = messages.map((message) => (message as { id: JsonRpcId }).id);
       for (const id of ids) this.requestStream.delete(id);
+      if (this.requestStream.size === 0) this.requestStream = NO_REQUEST_STREAMS;
       // The ids leave `pending` in write order, not when sent: two responses sent in the same tick (each
       // request of a refused batch) ended the stream after the first write, and the second was lost.
       this.enqueue(target, () => {
@@ -430,6 +440,11 @@ export class HttpSessionTransport implements Transport {
     this.streams.clear();
     this.handlers?.closed(reason);
     this.options.onFinished?.(this);
+  }
+
+  private openStream(stream: Stream): void {
+    if (this.streams === NO_STREAMS) this.streams = new Map();
+    this.streams.set(stream.id, stream);
   }
 
   /** Notes a stream that has events in the store; past MAX_KEPT_STREAMS, the oldest is forgotten. */
@@ -540,6 +555,7 @@ export class HttpSessionTransport implements Transport {
   private finishIfDone(stream: Stream): void {
     if (stream.pending.size > 0 || stream.id === this.standaloneId) return;
     this.streams.delete(stream.id);
+    if (this.streams.size === 0) this.streams = NO_STREAMS;
     const response = stream.response;
     if (!response) {
       if (this.options.fleet && stream.mode === 'sse') this.publishStream(stream.id, { end: true });
@@ -675,7 +691,7 @@ export class HttpSessionTransport implements Transport {
       this.unsubscribeStandalone = undefined;
     };
     this.cleanups.add(this.unsubscribeStandalone);
-    this.streams.set(this.standaloneId, stream);
+    this.openStream(stream);
     this.homeListener?.();
     this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
@@ -819,6 +835,10 @@ const MAX_KEPT_STREAMS = 100;
 /** Streams written to the end whose events are kept anyway, in case the client lost the end of one. */
 const KEPT_FINISHED = 16;
 const NO_SENT_REQUESTS: Map<string, JsonRpcId> = new Map();
+const NO_STREAMS = new Map<string, Stream>();
+const NO_REQUEST_STREAMS = new Map<JsonRpcId, string>();
+/** Nothing being saved: one settled promise for all sessions. */
+const SAVED = Promise.resolve();
 const NO_CLEANUPS: Set<() => void> = new Set();
 
 export function errorBody(
