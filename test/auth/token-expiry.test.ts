@@ -1,6 +1,6 @@
 // Tokens that really expire (issue #17: "tokens expire and refresh"): oidc-provider issues access tokens
-// for 3 s, mcpwire's server checks them with no clock skew, and the client is told a time a minute
-// behind so that it sends the token rather than refreshing it ahead of time. Once the token's `exp` has
+// for 3 s, mcpwire's server checks them with no clock skew, and the client's clock stands still so that
+// it sends the token rather than refreshing it ahead of time. Once the token's `exp` has
 // passed, the server refuses it as expired (401 invalid_token), and the client refreshes it at
 // oidc-provider, once, with no second login. The wait is for the token's own expiry, not for another
 // party: the test waits until the clock is past the `exp` the token carries.
@@ -21,6 +21,13 @@ import { freePort } from '../support/fleet-harness.js';
 import { initializeRequest, POST_HEADERS } from '../support/http-helpers.js';
 
 const TTL = 3;
+
+/** Waits until the clock is past the token's own `exp` (a short-lived token, issued for this test). */
+async function untilExpired(token: string): Promise<void> {
+  const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+  assert.ok(exp - Date.now() / 1000 <= TTL, 'oidc-provider issued a short-lived token');
+  await delay(Math.max(0, exp * 1000 - Date.now()) + 1_100);
+}
 
 describe('authorization: access tokens that expire at the resource server', { timeout: 60_000 }, () => {
   let as: AuthorizationServer;
@@ -50,8 +57,9 @@ describe('authorization: access tokens that expire at the resource server', { ti
     await as?.close();
   });
 
-  it('refuses the expired token (401 invalid_token), and the client refreshes it once, with no login', async () => {
+  it('refuses the expired token (401 invalid_token), and the client refreshes it each time, with no login', async () => {
     const store = new InMemoryTokenStore();
+    const frozen = Date.now();
     let logins = 0;
     const authorization = new OAuthClient({
       server: listener.url,
@@ -62,7 +70,9 @@ describe('authorization: access tokens that expire at the resource server', { ti
         return as.completeLogin(url);
       },
       refreshSkew: 0,
-      now: () => Date.now() - 60_000,
+      // The client's clock stands still: it never refreshes ahead of time, so every refresh here is the
+      // answer to a 401.
+      now: () => frozen,
     });
     const client = new McpClient({ name: 'expiry-tests', version: '1.0.0' });
     await client.connect(new HttpClientTransport(listener.url, { authorization }));
@@ -71,11 +81,7 @@ describe('authorization: access tokens that expire at the resource server', { ti
     const first = (await store.load(listener.url))!.tokens!;
     assert.ok(first.refresh_token);
 
-    const { exp } = JSON.parse(Buffer.from(first.access_token.split('.')[1]!, 'base64url').toString()) as {
-      exp: number;
-    };
-    assert.ok(exp - Date.now() / 1000 <= TTL, 'oidc-provider issued a short-lived token');
-    await delay(Math.max(0, exp * 1000 - Date.now()) + 1_100);
+    await untilExpired(first.access_token);
     const raw = await fetch(listener.url, {
       method: 'POST',
       headers: { ...POST_HEADERS, Authorization: `Bearer ${first.access_token}` },
@@ -92,7 +98,16 @@ describe('authorization: access tokens that expire at the resource server', { ti
     assert.equal(await call(), 'alice');
     assert.equal(posts() - before, 1, 'one refresh');
     assert.equal(logins, 1, 'no second login');
-    assert.notEqual((await store.load(listener.url))!.tokens!.access_token, first.access_token);
+    const second = (await store.load(listener.url))!.tokens!;
+    assert.notEqual(second.access_token, first.access_token);
+
+    // The refreshed token expires in its turn: refreshed again, still with no login.
+    await untilExpired(second.access_token);
+    assert.equal(await call(), 'alice');
+    // Bug: a token that a refresh on a 401 gave, refused later, was taken for a sign that the server had
+    // moved to another authorization server, and the client went to log in again.
+    assert.equal(logins, 1, 'no login for the second expiry either');
+    assert.equal(posts() - before, 2, 'a second refresh');
     await client.close();
   });
 });

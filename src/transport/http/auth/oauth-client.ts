@@ -134,7 +134,7 @@ export class OAuthClient implements HttpAuthorization {
   private recovering: Promise<boolean> | undefined;
   private discovered: Discovered | undefined;
   private stepUps = 0;
-  /** The header of the token the last refresh on a 401 gave: refused too, it is not refreshed again. */
+  /** The header of the token the last refresh on a 401 gave (see moved()). */
   private refreshedHeader: string | undefined;
   /** DPoP nonces the authorization server and the resource server last gave. */
   private asNonce: string | undefined;
@@ -227,19 +227,29 @@ export class OAuthClient implements HttpAuthorization {
     if (refusal.status !== 401) return false;
     this.stepUps = 0;
     // A token that was sent and refused is worth a refresh first; with no token, go straight to a grant.
-    // A token fresh from a refresh and refused all the same is not: the server wants another
-    // authorization server's tokens now (it moved), and only discovery finds which.
-    if (
-      sent !== undefined &&
-      sent !== this.refreshedHeader &&
-      this.record?.tokens?.refresh_token &&
-      (await this.refresh())
-    ) {
-      this.refreshedHeader = this.header();
-      return true;
+    if (sent !== undefined && this.record?.tokens?.refresh_token && !(await this.moved(sent, challenge))) {
+      if (await this.refresh()) {
+        this.refreshedHeader = this.header();
+        return true;
+      }
     }
     await this.obtain(challenge, this.options.scope ?? challenge.scope);
     return true;
+  }
+
+  /**
+   * Whether the server trusts another authorization server than the one that issued our tokens. Asked
+   * only of a token that a refresh on a 401 gave and that is refused all the same: refreshing it again
+   * at the old authorization server would give another token the server refuses. Discovery failing
+   * here is not taken as a move.
+   */
+  private async moved(sent: string, challenge: Record<string, string>): Promise<boolean> {
+    if (sent !== this.refreshedHeader || !this.record) return false;
+    try {
+      return (await this.discover(challenge.resource_metadata)).issuer !== this.record.issuer;
+    } catch {
+      return false;
+    }
   }
 
   /** Refreshes the access token; false when that is not possible (no refresh token, refused). */
