@@ -27,7 +27,7 @@ describe('a fleet of three instances behind HAProxy on Redis', { timeout: 120_00
     return client;
   };
 
-  it('serves a whole session whose POSTs land on every instance: tools, progress, sampling, log level', async () => {
+  it('serves a whole session whose POSTs land on every instance: tools, progress, sampling (the log level: fleet-sessions)', async () => {
     const client = await connect({
       name: 'fleet-test',
       version: '1',
