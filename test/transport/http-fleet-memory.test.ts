@@ -91,8 +91,11 @@ describe('a fleet of three endpoints on the in-memory defaults', { timeout: 30_0
   });
 });
 
-describe('subscriptions in a fleet of three endpoints on the in-memory defaults', { timeout: 30_000 }, () => {
+describe('what belongs to no request (subscriptions, server notifications) in a fleet of three endpoints', {
+  timeout: 30_000,
+}, () => {
   const listeners: HttpListener[] = [];
+  const servers: McpServer[] = [];
   /** What each instance's server heard through onSubscriptionChange, in order. */
   const heard: string[] = [];
   let poke = () => {};
@@ -135,6 +138,7 @@ describe('subscriptions in a fleet of three endpoints on the in-memory defaults'
         heard.push(`${i} ${subscribed ? 'on' : 'off'} ${uri}`);
         poke();
       });
+      servers.push(server);
       listeners.push(
         await server.serveHttp({ fleet: { sessions: viewOf(sessions, i), bus: hub.join() }, eventStore }),
       );
@@ -198,6 +202,39 @@ describe('subscriptions in a fleet of three endpoints on the in-memory defaults'
     assert.deepEqual(heard.slice(3), ['0 off test://watched']);
     secondStream.abort();
     assert.equal(heard.length, 4);
+  });
+
+  it('a notification sent on an instance that does not hold the GET stream reaches it through the one that does', async () => {
+    const init = await send(0, 'POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id');
+    assert.ok(session);
+    await init.text();
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
+    await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    const stream = new AbortController();
+    const get = await fetch(listeners[1]!.url, {
+      headers: { ...headers, Accept: 'text/event-stream' },
+      signal: stream.signal,
+    });
+    assert.equal(get.status, 200);
+    // Instance 0 has its copy of the session (it served initialize); the stream is on instance 1.
+    servers[0]!.log('notice', 'said on instance 0');
+    const reader = get.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('said on instance 0')) {
+      const { value, done } = await reader.read();
+      assert.ok(!done, `the GET stream ended before the message: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    assert.match(text, /"method":"notifications\/message"/);
+    stream.abort();
+    assert.equal((await send(0, 'DELETE', undefined, headers)).status, 200);
   });
 
   it('a subscription made while the GET stream is being taken on another instance is not missed there', async () => {
