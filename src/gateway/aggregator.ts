@@ -31,6 +31,7 @@ import type {
 } from '../protocol/types.js';
 import { UriTemplate } from '../server/uri-template.js';
 import { BackLink } from './back-link.js';
+import { forwardClientNotification } from './client-notifications.js';
 import { noFilters, originalName, passes, type ServerFilters, shownName } from './filters.js';
 import { forwardCall } from './forward-call.js';
 
@@ -103,8 +104,7 @@ export class Aggregator implements ServerDefinition {
   }
 
   clientNotification(method: string, params: unknown): void {
-    for (const { client } of this.ready())
-      client.notify(method, (params ?? undefined) as Record<string, unknown>);
+    for (const { client } of this.ready()) forwardClientNotification(client, method, params);
   }
 
   subscriptionChanged(_session: Session, uri: string, subscribed: boolean): void {

@@ -20,6 +20,7 @@ import type {
 import type { ServerSession } from '../protocol/server-session.js';
 import type { Implementation, LoggingLevel, ServerCapabilities } from '../protocol/types.js';
 import { BackLink } from './back-link.js';
+import { forwardClientNotification } from './client-notifications.js';
 import { forwardCall } from './forward-call.js';
 
 /** A back server as the proxy holds it: its client, and the link that routes what it sends. */
@@ -136,7 +137,8 @@ export class Forwarder implements ServerDefinition {
   }
 
   clientNotification(method: string, params: unknown, session: Session): void {
-    this.sessionBacks.get(session)?.client.notify(method, (params ?? undefined) as Record<string, unknown>);
+    const back = this.sessionBacks.get(session);
+    if (back) forwardClientNotification(back.client, method, params);
   }
 
   /** A 2026-07-28 listen stream began or stopped following a URI: the shared back follows it too. */

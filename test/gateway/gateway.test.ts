@@ -61,6 +61,7 @@ describe('gateway over two stdio servers and a remote one', () => {
   let front: HttpListener;
   const clients: McpClient[] = [];
   const changed: string[] = [];
+  const hang = { started: () => {}, cancelled: () => {} };
 
   async function client(era: 'handshake' | 'stateless'): Promise<McpClient> {
     const made = new McpClient({
@@ -84,6 +85,12 @@ describe('gateway over two stdio servers and a remote one', () => {
       }));
     }
     remote.resource({ uri: 'test://static-text', name: 'clash' }, (uri) => [{ uri, text: 'the remote one' }]);
+    remote.tool({ name: 'hang', description: 'Runs until cancelled' }, async (_args, context) => {
+      hang.started();
+      await new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }));
+      hang.cancelled();
+      return { content: [{ type: 'text', text: 'cancelled' }] };
+    });
     remoteListener = await remote.serveHttp();
     const json = configJson(remoteListener.url);
     gateway = await openGateway(
@@ -186,6 +193,33 @@ describe('gateway over two stdio servers and a remote one', () => {
       } finally {
         await sdk.close();
       }
+    });
+  }
+
+  for (const era of ['handshake', 'stateless'] as const) {
+    it(`carries progress, and a cancellation mid-call to the server, which stays usable (${era}; regression: the front's notifications/cancelled was sent on to every server, and a 2026-07-28 one over HTTP refused it and was lost)`, async () => {
+      const c = await client(era);
+      const progress: number[] = [];
+      const result = await c.callTool(
+        'everything__test_tool_with_progress',
+        {},
+        { onProgress: (p) => progress.push(p.progress) },
+      );
+      assert.ok(result.content.length > 0);
+      assert.ok(progress.length >= 2, `progress came through: ${progress.join(',')}`);
+      const started = new Promise<void>((resolve) => {
+        hang.started = resolve;
+      });
+      const cancelled = new Promise<void>((resolve) => {
+        hang.cancelled = resolve;
+      });
+      const controller = new AbortController();
+      const call = c.callTool('remote__hang', {}, { signal: controller.signal });
+      await started;
+      controller.abort();
+      await assert.rejects(call);
+      await cancelled;
+      assert.equal(textOf(await c.callTool('remote__beta')), 'beta ran');
     });
   }
 
