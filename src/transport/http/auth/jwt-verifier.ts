@@ -21,33 +21,57 @@ export interface JwtVerifierOptions {
   clockTolerance?: number;
   /** For tests and private deployments: fetch used for the metadata (the JWKS goes through jose). */
   fetch?: typeof fetch;
+  /** How long the issuer may take to answer for its metadata or its keys, in ms (10 000). */
+  timeout?: number;
+  /**
+   * How long, after the metadata or the keys could not be had, tokens are answered "cannot be checked
+   * now" without asking again, in ms (5 000): otherwise every token of a flood is a request to the issuer.
+   */
+  retryAfter?: number;
 }
 
 const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
+  const timeout = options.timeout ?? 10_000;
+  const pause = options.retryAfter ?? 5_000;
+  /** The last failure to get the metadata or the keys, repeated to every token until `until`. */
+  let outage: { until: number; error: Error } | undefined;
+  const failed = (error: Error): Error => {
+    outage = { until: performance.now() + pause, error };
+    return error;
+  };
   // One key set for the verifier's life: jose caches the keys and fetches again (with a cool-down) when
   // a token names a key it does not know, which is how an issuer's key rotation reaches us.
   let keys: Promise<ReturnType<typeof import('jose').createRemoteJWKSet>> | undefined;
   const keySet = () => {
+    if (outage && performance.now() < outage.until) return Promise.reject(outage.error);
     keys ??= (async () => {
       const jose = await import('jose');
       const uri =
-        options.jwksUri ?? (await discoverIssuerMetadata(options.issuer, options.fetch ?? fetch)).jwks_uri;
+        options.jwksUri ??
+        (await discoverIssuerMetadata(options.issuer, timed(options.fetch ?? fetch, timeout))).jwks_uri;
       if (typeof uri !== 'string') {
         throw new Error(`the metadata of ${options.issuer} names no jwks_uri; give jwksUri`);
       }
-      return jose.createRemoteJWKSet(new URL(uri));
+      return jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: timeout });
     })();
-    // A failed discovery is tried again on the next token instead of refusing every token for ever.
-    keys.catch(() => {
+    // A failed discovery is tried again after the pause instead of refusing every token for ever.
+    keys.catch((error: Error) => {
       keys = undefined;
+      failed(error);
     });
     return keys;
   };
   return async (token) => {
     const jose = await import('jose');
+    // What is not a JWT at all needs no keys: refused before the issuer is asked for anything.
+    try {
+      jose.decodeProtectedHeader(token);
+    } catch {
+      throw new InvalidTokenError('the token is not a well-formed JWT');
+    }
     const jwks = await keySet();
     try {
       const { payload, protectedHeader } = await jose.jwtVerify(token, jwks, {
@@ -63,9 +87,37 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       return authInfoFromClaims(payload);
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
+      // The keys could not be fetched: nothing is known of the token, so no 401 (the resource server
+      // says 503), and the issuer is not asked again before the pause.
+      if (keysUnavailable(error)) {
+        throw failed(new Error(`the issuer's keys could not be fetched: ${(error as Error).message}`));
+      }
       throw new InvalidTokenError(describeJoseError(error));
     }
   };
+}
+
+/** A failure of jose's key set fetch (timeout, HTTP status, not JSON, network), not of the token. */
+function keysUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code !== 'string' ||
+    code === 'ERR_JWKS_TIMEOUT' ||
+    code === 'ERR_JOSE_GENERIC' ||
+    code === 'ERR_JWKS_INVALID'
+  );
+}
+
+/** `fetcher` with a deadline, whose error says so. */
+function timed(fetcher: typeof fetch, ms: number): typeof fetch {
+  return (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    try {
+      return await fetcher(input, { ...init, signal: AbortSignal.timeout(ms) });
+    } catch (error) {
+      if ((error as Error).name === 'TimeoutError') throw new Error(`did not answer within ${ms} ms`);
+      throw error;
+    }
+  }) as typeof fetch;
 }
 
 /**
