@@ -1,12 +1,15 @@
 // `mcpwire proxy --http`, the library's proxyHttp: stdio servers (the official server-everything, SDK v1,
 // handshake era only; and `mcpwire serve everything`, both eras) behind Streamable HTTP, used by
-// mcpwire's client in both eras and by the official SDK v1 and v2 clients (auto and pinned to 2026-07-28).
+// mcpwire's client in both eras and by the official SDK v1 and v2 clients (auto and pinned to 2026-07-28),
+// over HTTP (proxy --http) and over stdio (proxy --url).
 // Needs the build (`npm run build`): bin/mcpwire.js runs dist/.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client as SdkV2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import { Client as SdkV1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
@@ -242,6 +245,46 @@ describe('proxy --url: a remote server as a stdio server (the command line)', ()
   after(async () => {
     await remote?.close();
   });
+
+  it('serves the official SDK v1 client over stdio, with sampling', async () => {
+    const client = new SdkV1Client({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'v1 over stdio' },
+      model: 'v1-model',
+    }));
+    await client.connect(
+      new V1Stdio({ command: process.execPath, args: [BIN, 'proxy', '--url', remote.url], stderr: 'pipe' }),
+    );
+    try {
+      const echoed = await client.callTool({ name: 'echo', arguments: { message: 'v1' } });
+      assert.match(JSON.stringify(echoed.content), /Echo: v1/);
+      const sampled = await client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'x' } });
+      assert.match(JSON.stringify(sampled.content), /v1 over stdio/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  for (const mode of ['auto', 'pinned'] as const) {
+    it(`serves the official SDK v2 client over stdio (${mode})`, async () => {
+      const client = new SdkV2Client(
+        { name: 'sdk-v2', version: '1.0.0' },
+        mode === 'pinned' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
+      await client.connect(
+        new V2Stdio({ command: process.execPath, args: [BIN, 'proxy', '--url', remote.url], stderr: 'pipe' }),
+      );
+      try {
+        const result = await client.callTool({ name: 'echo', arguments: { message: 'v2' } });
+        assert.match(JSON.stringify(result.content), /Echo: v2/);
+        const prompts = await client.listPrompts();
+        assert.ok(prompts.prompts.length > 0);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   for (const era of ['handshake', 'stateless'] as const) {
     it(`serves mcpwire's client over stdio in the ${era} era, sampling included`, async () => {
