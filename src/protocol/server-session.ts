@@ -43,7 +43,12 @@ export class ServerSession implements Session, EraHost {
     return this.stateMap;
   }
   private readonly handshake: HandshakeEra;
-  private readonly stateless: StatelessEra;
+  private statelessEra: StatelessEra | undefined;
+  /** Made for the first 2026-07-28 request: a handshake session (most HTTP sessions) never needs it. */
+  private get stateless(): StatelessEra {
+    this.statelessEra ??= new StatelessEra(this);
+    return this.statelessEra;
+  }
   private readonly persistence: SessionPersistence | undefined;
 
   constructor(
@@ -60,7 +65,6 @@ export class ServerSession implements Session, EraHost {
     });
     this.subscriptions = new Subscriptions(this.connection, server, this);
     this.handshake = new HandshakeEra(this);
-    this.stateless = new StatelessEra(this);
     this.persistence = transport.persistence;
     // A copy of a fleet's session counts its subscriptions only while it is the one that delivers them.
     this.subscriptions.setHandshakeActive(this.home);
