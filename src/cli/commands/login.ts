@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { McpClient } from '../../client/client.js';
 import { ConnectionClosedError } from '../../jsonrpc/errors.js';
 import { type ClientKey, readClientKey } from '../../transport/http/auth/client-authentication.js';
+import { type CrossAppAccess, crossAppAccessFromStored } from '../../transport/http/auth/cross-app-access.js';
 import { OAuthClient } from '../../transport/http/auth/oauth-client.js';
 import {
   type WorkloadIdentity,
@@ -44,6 +45,12 @@ Options:
                            Kubernetes projected service account token, a SPIFFE JWT-SVID): presented as a
                            JWT bearer grant, no registration; later commands read FILE again for each
                            new token, so the platform may rotate it
+  --id-token FILE          log in through the enterprise's identity provider (cross-app access, SEP-990)
+                           with the ID token of your single sign-on, kept in FILE (read again for each
+                           new token): exchanged there for an ID-JAG, no browser. With --idp-client-id,
+                           --idp-issuer URL or --idp-token-endpoint URL, and --idp-client-secret for a
+                           confidential client; --client-id and --client-secret for this client at the
+                           server's authorization server (else it registers, where it can)
   --header 'Name: value'   a header for every request to the server (repeatable)
   --no-open                print the login URL instead of opening a browser
   --timeout MS             how long to wait for the login in the browser (default 300000)
@@ -59,6 +66,11 @@ const OPTIONS = {
   'client-metadata-url': { type: 'string' },
   'client-credentials': { type: 'boolean' },
   'workload-token': { type: 'string' },
+  'id-token': { type: 'string' },
+  'idp-issuer': { type: 'string' },
+  'idp-token-endpoint': { type: 'string' },
+  'idp-client-id': { type: 'string' },
+  'idp-client-secret': { type: 'string' },
   'private-key': { type: 'string' },
   'key-id': { type: 'string' },
   'signing-alg': { type: 'string' },
@@ -112,17 +124,20 @@ async function login(argv: string[]): Promise<number> {
     ? readKeyFile(values['private-key'], values['key-id'], values['signing-alg'])
     : undefined;
 
-  const callback = machine || workloadIdentity ? undefined : await loopbackCallback(timeout);
+  const crossAppAccess = crossAppOptions(values, machine || workloadIdentity !== undefined);
+  const callback =
+    machine || workloadIdentity || crossAppAccess ? undefined : await loopbackCallback(timeout);
   try {
     const oauth = new OAuthClient({
       server: url,
       store: tokenStore(),
-      grant: machine ? 'client_credentials' : 'authorization_code',
+      grant: machine ? 'client_credentials' : crossAppAccess ? undefined : 'authorization_code',
       clientId: workloadIdentity ? undefined : values['client-id'],
       clientSecret: values['client-secret'],
       clientKey,
       clientMetadataUrl: values['client-metadata-url'],
       workloadIdentity,
+      crossAppAccess,
       scope: values.scope,
       redirectUri: callback?.redirectUri,
       authorize: callback
@@ -193,6 +208,45 @@ function readKeyFile(file: string, keyId: string | undefined, algorithm: string 
     throw new UsageError(`--private-key ${file}: ${(error as Error).message}`);
   }
   return key;
+}
+
+/** The --id-token and --idp-* options as cross-app access, or undefined without --id-token (checked for sense). */
+function crossAppOptions(
+  values: ReturnType<typeof parseLoginArgs>['values'],
+  otherGrant: boolean,
+): CrossAppAccess | undefined {
+  const file = values['id-token'];
+  const idp = ['idp-issuer', 'idp-token-endpoint', 'idp-client-id', 'idp-client-secret'] as const;
+  if (file === undefined) {
+    const stray = idp.find((name) => values[name] !== undefined);
+    if (stray) throw new UsageError(`--${stray} goes with --id-token FILE`);
+    return undefined;
+  }
+  if (otherGrant) {
+    throw new UsageError('--id-token is a login of its own: no --client-credentials or --workload-token');
+  }
+  const clientId = values['idp-client-id'];
+  const issuer = values['idp-issuer'];
+  const endpoint = values['idp-token-endpoint'];
+  if (!clientId || (issuer === undefined) === (endpoint === undefined)) {
+    throw new UsageError(
+      '--id-token needs --idp-client-id, and --idp-issuer URL or --idp-token-endpoint URL',
+    );
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`--id-token ${file} cannot be read: ${(error as Error).message}`);
+  }
+  if (text.split('.').length !== 3) throw new UsageError(`--id-token ${file} does not hold a JWT`);
+  return crossAppAccessFromStored({
+    id_token_file: path.resolve(file),
+    ...(issuer ? { idp_issuer: issuer } : {}),
+    ...(endpoint ? { idp_token_endpoint: endpoint } : {}),
+    idp_client_id: clientId,
+    ...(values['idp-client-secret'] ? { idp_client_secret: values['idp-client-secret'] } : {}),
+  });
 }
 
 /** The workload's JWT file, checked now (readable, a JWT); kept by its absolute path for later commands. */

@@ -34,6 +34,38 @@ export interface CrossAppAccess {
   /** client_secret_basic (default with a secret), client_secret_post, private_key_jwt (default with a key), or none. */
   idpTokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
   idpClientKey?: ClientKey;
+  /**
+   * The file `idToken` reads (see crossAppAccessFromStored): kept with the tokens, with the IdP's details,
+   * so that a client made later without these options (a later command) takes its next token the same way.
+   */
+  idTokenFile?: string;
+}
+
+/** Cross-app access as a store keeps it: the ID token read from its file each time it is needed. */
+export function crossAppAccessFromStored(stored: NonNullable<StoredClient['cross_app']>): CrossAppAccess {
+  return {
+    idToken: async () => {
+      const { readFile } = await import('node:fs/promises');
+      return (await readFile(stored.id_token_file, 'utf8')).trim();
+    },
+    idTokenFile: stored.id_token_file,
+    ...(stored.idp_issuer ? { idpIssuer: stored.idp_issuer } : {}),
+    ...(stored.idp_token_endpoint ? { idpTokenEndpoint: stored.idp_token_endpoint } : {}),
+    idpClientId: stored.idp_client_id,
+    ...(stored.idp_client_secret ? { idpClientSecret: stored.idp_client_secret } : {}),
+  };
+}
+
+/** What a store keeps of cross-app access read from a file (none without `idTokenFile`, or with a key). */
+export function storedCrossAppAccess(access: CrossAppAccess): StoredClient['cross_app'] {
+  if (!access.idTokenFile || access.idpClientKey) return undefined;
+  return {
+    id_token_file: access.idTokenFile,
+    ...(access.idpIssuer ? { idp_issuer: access.idpIssuer } : {}),
+    ...(access.idpTokenEndpoint ? { idp_token_endpoint: access.idpTokenEndpoint } : {}),
+    idp_client_id: access.idpClientId,
+    ...(access.idpClientSecret ? { idp_client_secret: access.idpClientSecret } : {}),
+  };
 }
 
 export interface IdJagRequest {

@@ -13,7 +13,13 @@
 import type { JsonWebKey } from 'node:crypto';
 import { parseBearerChallenge, parseChallenge } from './challenge.js';
 import { type ClientKey, readClientKey } from './client-authentication.js';
-import { type CrossAppAccess, JWT_BEARER_GRANT, requestIdJag } from './cross-app-access.js';
+import {
+  type CrossAppAccess,
+  crossAppAccessFromStored,
+  JWT_BEARER_GRANT,
+  requestIdJag,
+  storedCrossAppAccess,
+} from './cross-app-access.js';
 import { createDpopKey, DPOP_ALGORITHM, dpopProof } from './dpop.js';
 import { AuthorizationError, LoginRequiredError, TokenRefusedError } from './errors.js';
 import {
@@ -320,15 +326,21 @@ export class OAuthClient implements HttpAuthorization {
         : scope;
     // A stored client made for another grant, or other than the one the options name, is replaced.
     if (record.client && !this.fits(record.client)) delete record.client;
-    // A workload client kept in the store (a later command's) takes its JWT from the same file again.
+    // A workload or cross-app client kept in the store (a later command's) reads its JWT or ID token from
+    // the same file again.
     const stored = record.client;
+    const crossApp =
+      this.options.crossAppAccess ??
+      (!this.options.workloadIdentity && stored?.grant === 'cross_app_access' && stored.cross_app
+        ? crossAppAccessFromStored(stored.cross_app)
+        : undefined);
     const workload =
       this.options.workloadIdentity ??
-      (!this.options.crossAppAccess && stored?.grant === 'workload_identity' && stored.workload_token_file
+      (!crossApp && stored?.grant === 'workload_identity' && stored.workload_token_file
         ? workloadIdentityFromFile(stored.workload_token_file, stored.client_id || undefined)
         : undefined);
     const grant =
-      this.options.crossAppAccess || workload
+      crossApp || workload
         ? JWT_BEARER_GRANT
         : (this.options.grant ?? record.client?.grant ?? 'authorization_code');
     const machine = grant === 'client_credentials';
@@ -376,8 +388,13 @@ export class OAuthClient implements HttpAuthorization {
           resource,
           ...(scope ? { scope } : {}),
         });
-      } else if (this.options.crossAppAccess) {
-        const assertion = await requestIdJag(this.options.crossAppAccess, {
+      } else if (crossApp) {
+        const kept = storedCrossAppAccess(crossApp);
+        if (kept) {
+          record.client.grant = 'cross_app_access';
+          record.client.cross_app = kept;
+        }
+        const assertion = await requestIdJag(crossApp, {
           issuer,
           resource,
           scope,
@@ -481,6 +498,7 @@ export class OAuthClient implements HttpAuthorization {
     if (options.clientKey && client.token_endpoint_auth_method !== 'private_key_jwt') return false;
     // A stored workload client serves only a client whose options name no grant (a later command).
     if (client.grant === 'workload_identity') return options.grant === undefined && !options.crossAppAccess;
+    if (client.grant === 'cross_app_access') return options.grant === undefined || !!options.crossAppAccess;
     if (options.grant === undefined || options.crossAppAccess) return true;
     return (options.grant === 'client_credentials') === (client.grant === 'client_credentials');
   }

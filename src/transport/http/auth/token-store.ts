@@ -30,9 +30,20 @@ export interface StoredClient {
    * A machine client: 'client_credentials' takes a new token by that grant, 'workload_identity' by the
    * workload's JWT read again from `workload_token_file`; no person either way.
    */
-  grant?: 'client_credentials' | 'workload_identity';
+  grant?: 'client_credentials' | 'workload_identity' | 'cross_app_access';
   /** For 'workload_identity': the file the platform keeps the workload's current JWT in. */
   workload_token_file?: string;
+  /**
+   * For 'cross_app_access': the file the person's ID token is read from each time, and this client at the
+   * identity provider (its secret kept like a client secret).
+   */
+  cross_app?: {
+    id_token_file: string;
+    idp_issuer?: string;
+    idp_token_endpoint?: string;
+    idp_client_id: string;
+    idp_client_secret?: string;
+  };
 }
 
 export interface AuthRecord {
