@@ -54,6 +54,11 @@ export interface HttpHandlerOptions {
   /** The SSE `retry` hint, in ms (1000). */
   retryInterval?: number;
   /**
+   * Bytes that may wait on an SSE stream whose client does not read it before the stream is closed (the
+   * client resumes it from the event store), instead of being kept in memory without bound (8 MiB).
+   */
+  maxStreamBacklog?: number;
+  /**
    * Turns authorization on: every request needs a bearer token the resource server accepts, and a session
    * can be used only by the caller that opened it.
    */
@@ -249,6 +254,7 @@ export function createHttpHandler(
       jsonResponse: options.jsonResponse ?? false,
       streamAfter: fleet ? undefined : options.streamAfter,
       retryInterval: options.retryInterval ?? 1000,
+      maxStreamBacklog: options.maxStreamBacklog,
       fleet: sessionless ? undefined : fleet,
       initialState: sessionless ? initialState : record?.state,
       oneShot: sessionless,

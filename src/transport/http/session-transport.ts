@@ -85,6 +85,8 @@ export interface SessionTransportOptions {
   initialState?: Record<string, unknown>;
   /** A session of one POST (sessionless serving): it ends once that POST is answered. */
   oneShot?: boolean;
+  /** Bytes that may wait on an SSE stream its client does not read before the stream is closed (8 MiB). */
+  maxStreamBacklog?: number;
 }
 
 export class HttpSessionTransport implements Transport {
@@ -543,9 +545,15 @@ export class HttpSessionTransport implements Transport {
       ? await Promise.resolve(store.storeEvent(stream.id, message)).catch(() => undefined)
       : undefined;
     if (stream.response) {
-      stream.response.write(
-        formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
-      );
+      const response = stream.response;
+      // A client that stopped reading would have every message kept for it in memory: once more than the
+      // limit waits (one large message goes whatever its size), its stream is closed instead (the close
+      // handler detaches it), and the client resumes from the event store.
+      if (response.writableLength > (this.options.maxStreamBacklog ?? 8 * 1024 * 1024)) response.destroy();
+      else
+        response.write(
+          formatSseEvent({ id, event: 'message', data: httpExactIds.write(JSON.stringify(message)) }),
+        );
     } else if (this.options.fleet && id !== undefined) {
       // The client may be reading this stream from another instance (resumed there, or the GET stream).
       this.publishStream(stream.id, { e: id, m: message });
