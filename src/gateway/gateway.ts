@@ -51,6 +51,8 @@ export interface GatewayOptions {
   host?: Omit<HostOptions, 'client'>;
   /** How long the front waits for its client to answer a server's request, in ms (10 min). */
   askTimeout?: number;
+  /** Items per page of every list the gateway gives (100). */
+  pageSize?: number;
 }
 
 export interface Gateway {
@@ -63,7 +65,11 @@ export interface Gateway {
 
 /** Starts every server (those that fail are reported by the host and retried) and returns the gateway. */
 export async function openGateway(config: GatewayConfig, options: GatewayOptions): Promise<Gateway> {
-  const aggregator = new Aggregator({ info: options.info, filters: config.filters });
+  const aggregator = new Aggregator({
+    info: options.info,
+    filters: config.filters,
+    pageSize: options.pageSize,
+  });
   const onEvent = options.host?.onEvent;
   const host = new McpHost(config.host, {
     ...options.host,

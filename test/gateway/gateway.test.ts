@@ -95,7 +95,11 @@ describe('gateway over two stdio servers and a remote one', () => {
     const json = configJson(remoteListener.url);
     gateway = await openGateway(
       { host: parseConfig(json, process.env, REPO_ROOT), filters: parseFilters(json, 'test') },
-      { info: { name: 'gw', version: '1.0.0' }, host: { restart: { initialDelay: 50, maxDelay: 200 } } },
+      {
+        info: { name: 'gw', version: '1.0.0' },
+        host: { restart: { initialDelay: 50, maxDelay: 200 } },
+        pageSize: 5,
+      },
     );
     front = await serveGatewayHttp(gateway);
   });
@@ -144,6 +148,30 @@ describe('gateway over two stdio servers and a remote one', () => {
     assert.match(JSON.stringify((await c.readResource('test://template/5/data')).contents), /5/);
     const templates = await c.listAllResourceTemplates();
     assert.ok(templates.some((t) => t.uriTemplate === 'test://template/{id}/data'));
+    const completion = await c.complete({
+      ref: { type: 'ref/resource', uri: 'test://template/{id}/data' },
+      argument: { name: 'id', value: '4' },
+    });
+    assert.deepEqual(completion.completion.values, ['42']);
+  });
+
+  it('pages every list itself, across servers, with its own cursors', async () => {
+    const c = await client('handshake');
+    const all = (await c.listAllTools()).map((t) => t.name);
+    assert.ok(all.length > 5, `${all.length} tools`);
+    const first = await c.listTools();
+    assert.equal(first.tools.length, 5);
+    assert.equal(typeof first.nextCursor, 'string');
+    const pages = [...first.tools];
+    for (let cursor = first.nextCursor; cursor !== undefined; ) {
+      const page = await c.listTools(cursor);
+      pages.push(...page.tools);
+      cursor = page.nextCursor;
+    }
+    assert.deepEqual(
+      pages.map((t) => t.name),
+      all,
+    );
   });
 
   it("carries a server's sampling request to the client that called, in both eras", async () => {
@@ -162,7 +190,13 @@ describe('gateway over two stdio servers and a remote one', () => {
     }));
     await sdk.connect(new V1Http(new URL(front.url)));
     try {
-      const names = (await sdk.listTools()).tools.map((t) => t.name);
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await sdk.listTools(cursor === undefined ? {} : { cursor });
+        names.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
       assert.ok(names.includes('remote__first') && names.includes('crashy__hello'));
       const first = await sdk.callTool({ name: 'remote__first', arguments: {} });
       assert.match(JSON.stringify(first.content), /alpha ran/);
