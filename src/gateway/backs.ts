@@ -54,7 +54,7 @@ export class Backs implements BackProvider {
    * so that the server sees its client as it is; a server that refuses the handshake is asked in
    * 2026-07-28 instead.
    */
-  async openSession(request: OpeningRequest, link: BackLink): Promise<McpClient> {
+  async openSession(request: OpeningRequest, link: BackLink, signal?: AbortSignal): Promise<McpClient> {
     const info = request.clientInfo ?? this.options.clientInfo;
     const make = (era: 'handshake' | 'stateless') =>
       new McpClient({
@@ -66,12 +66,20 @@ export class Backs implements BackProvider {
         onProblem: this.options.onProblem,
       });
     let client = make('handshake');
+    // A session that ends while its server starts (a DELETE as soon as the stream named it): the server is
+    // ended now, not once started, so that a flood of such sessions is not a flood of processes.
+    const abandon = () => void client.close().catch(() => {});
+    signal?.addEventListener('abort', abandon, { once: true });
     try {
-      await this.connect(client, false);
-    } catch (error) {
-      if (!(error instanceof JsonRpcError)) throw error;
-      client = make('stateless');
-      await this.connect(client, false);
+      try {
+        await this.connect(client, false);
+      } catch (error) {
+        if (!(error instanceof JsonRpcError) || signal?.aborted) throw error;
+        client = make('stateless');
+        await this.connect(client, false);
+      }
+    } finally {
+      signal?.removeEventListener('abort', abandon);
     }
     return client;
   }

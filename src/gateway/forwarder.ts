@@ -30,8 +30,11 @@ export interface Back {
 }
 
 export interface BackProvider {
-  /** A back for one handshake-era session, opened with what its client said in initialize. */
-  openSession(request: OpeningRequest, link: BackLink): Promise<McpClient>;
+  /**
+   * A back for one handshake-era session, opened with what its client said in initialize; `signal`
+   * aborts when the session ends first (the back, still starting, is ended then).
+   */
+  openSession(request: OpeningRequest, link: BackLink, signal?: AbortSignal): Promise<McpClient>;
   /** The back that serves 2026-07-28 requests (started, or started again, on demand). */
   shared(): Promise<Back>;
   /** A back for one 2026-07-28 request (the shared one, or another of a pool: see Backs.poolSize). */
@@ -56,6 +59,8 @@ export class Forwarder implements ServerDefinition {
   private readonly sessionBacks = new WeakMap<Session, Back>();
   /** Sessions that ended: one whose server was still starting then must not keep that server. */
   private readonly ended = new WeakSet<Session>();
+  /** Aborted when its session ends while its server is starting: that server is ended at once. */
+  private readonly starting = new WeakMap<Session, AbortController>();
   /** How many 2026-07-28 listen streams follow each URI on the shared back. */
   private readonly sharedSubscriptions = new Map<string, number>();
   /** Front sessions without a back of their own: the shared back's notifications go to them. */
@@ -94,13 +99,20 @@ export class Forwarder implements ServerDefinition {
     const link = new BackLink();
     link.sessions.add(session as ServerSession);
     let client: McpClient;
+    const start = new AbortController();
+    this.starting.set(session, start);
     try {
-      client = await this.backs.openSession(request, link);
+      client = await this.backs.openSession(request, link, start.signal);
     } catch (error) {
+      if (this.ended.has(session)) {
+        throw new JsonRpcError(ErrorCode.InternalError, 'the session ended while its server was starting');
+      }
       throw new JsonRpcError(
         ErrorCode.InternalError,
         `the server behind the proxy could not be started: ${(error as Error).message}`,
       );
+    } finally {
+      this.starting.delete(session);
     }
     if (this.ended.has(session)) {
       // The session ended (DELETE, expiry) while its server started: nothing would ever end that server,
@@ -120,6 +132,7 @@ export class Forwarder implements ServerDefinition {
 
   sessionClosed(session: Session): void {
     this.ended.add(session);
+    this.starting.get(session)?.abort();
     this.fronts.delete(session as ServerSession);
     this.backs.release(session);
     const back = this.sessionBacks.get(session);

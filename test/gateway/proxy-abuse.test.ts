@@ -95,7 +95,21 @@ describe('proxy --http: a session that ends while its server starts', () => {
       controller.abort();
     }
     await until(() => backs.waiting === rounds, 'every session server to be asked to start');
-    backs.release();
+    // Ended while starting, at the DELETE: a server that takes long to start is not left running meanwhile.
     await until(() => backs.running === 1, `the ${rounds} ended sessions' servers to end`);
+    backs.release();
+    // And they stay ended once they would have started.
+    const proof = fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(initialize),
+    });
+    await until(() => backs.waiting === 1, 'the next session server to be asked to start');
+    backs.release();
+    const answer = await proof;
+    assert.equal(answer.status, 200);
+    const body = (await answer.json()) as { result: { serverInfo: { name: string } } };
+    assert.equal(body.result.serverInfo.name, 'slow');
+    assert.equal(backs.running, 2, 'the shared server and the live session');
   });
 });
