@@ -35,9 +35,11 @@ const GARBAGE = 'print(xxx)';
 const TEXT = '文件里的文本内容...\n';
 
 let root: string;
+let npmCache: string;
 
 before(async () => {
   root = await makeTempDir('mcpwire-fs-seed-');
+  npmCache = await makeTempDir('mcpwire-fs-seed-npm-');
   await mkdir(path.join(root, 'docs', 'guides'), { recursive: true });
   await writeFile(path.join(root, 'docs', 'readme.md'), '# docs\n');
   await writeFile(path.join(root, 'test.txt'), TEXT);
@@ -45,6 +47,7 @@ before(async () => {
 
 after(async () => {
   if (root) await removeDir(root);
+  if (npmCache) await removeDir(npmCache);
 });
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -166,7 +169,13 @@ describe('the seed exchange with mcpwire serve fs', () => {
       new WireProcess(npx, ['--no-install', 'mcpwire', 'serve', 'fs', '--root', root], {
         cwd: REPO_ROOT,
         framing: 'newline',
-        env: { ...process.env, npm_config_update_notifier: 'false' },
+        // An npm cache of its own: npx keeps a folder per package spec in the cache, and one left half
+        // written by another npx (killed, or running at the same moment) made this one fail with ENOENT.
+        env: {
+          ...process.env,
+          npm_config_update_notifier: 'false',
+          npm_config_cache: npmCache,
+        },
       }),
     );
   });
