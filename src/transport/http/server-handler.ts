@@ -608,24 +608,21 @@ function readBody(request: IncomingMessage, limit: number, stallMs: number): Pro
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const done = (body: Body) => {
       clearTimeout(timer);
       request.off('data', onData);
       if ('refused' in body) request.pause();
       resolve(body);
     };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => done({ refused: 408 }), stallMs);
-    };
+    // One timer per body, pushed back as bytes arrive (a timer made and cleared per chunk cost every POST
+    // two of each).
+    const timer = setTimeout(() => done({ refused: 408 }), stallMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return done({ refused: 413 });
       chunks.push(chunk);
-      arm();
+      timer.refresh();
     };
-    arm();
     request.on('data', onData);
     request.on('end', () => {
       const bytes = Buffer.concat(chunks);
