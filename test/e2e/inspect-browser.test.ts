@@ -1,10 +1,16 @@
 // `mcpwire inspect` in a real browser: Debian's chromium, driven by playwright-core (which downloads
 // nothing). One inspector runs three servers from a configuration: `mcpwire serve everything` (the
 // 2026-07-28 era), the official server-everything (the handshake era) and a broken fixture that answers
-// notifications. Through the page: call tools from their generated forms (a nested $ref object; invalid
-// input stopped before sending), watch progress and cancel a long call, read a resource, answer an
-// elicitation in its dialog, and see the wire fill with the broken server's fault flagged. A screenshot is
-// taken at each step and checked: by what the page shows then, and for two of them by their pixels.
+// notifications; the page adds two more: a hand-written stdio fixture (forms-server.mjs) and a remote
+// server that wants a bearer token. Through the page: call tools from their generated forms (a nested $ref
+// object, an array of $ref items, enums and defaults; missing and invalid input stopped before sending),
+// see results by content type and structuredContent checked against the output schema (a mismatch
+// flagged), watch progress and cancel a long call, read resources (a link from a result too), subscribe,
+// complete template variables and prompt arguments, answer elicitation and sampling dialogs, set roots and
+// the log level, run the doctor, export a session and replay it, and see the wire fill with timing,
+// pairing, latency per method and the broken server's fault flagged. Last, the refusals: no token, a
+// DNS-rebound Host, another site's page, a non-loopback address. A screenshot is taken at each step and
+// checked: by what the page shows then, and for some by their pixels.
 
 // biome-ignore-all lint/performance/useDomNodeTextContent: these are playwright locators, whose innerText() is what the person sees
 
@@ -13,7 +19,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -34,6 +40,8 @@ let browser: Browser | undefined;
 let page: Page;
 let address: string;
 const cleanups: Array<() => Promise<void>> = [];
+/** Every address the page asked for: all of them the inspector's own (no CDN; it works offline). */
+const requested: string[] = [];
 
 before(async () => {
   assert.ok(
@@ -87,6 +95,7 @@ before(async () => {
   page.setDefaultTimeout(LIMIT);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => requested.push(request.url()));
   await page.goto(address);
   await page.locator('.app[data-ready="yes"]').waitFor();
   assert.deepEqual(errors, []);
@@ -380,6 +389,9 @@ describe('mcpwire inspect in chromium', () => {
     await page.locator('[data-testid="progress"]', { hasText: '/ 60' }).waitFor();
     await shot('06-progress');
     assert.match(await page.locator('[data-testid="progress"]').innerText(), /step \d+ of 60/);
+    const bar = page.locator('[data-testid="progress"] progress');
+    assert.equal(await bar.getAttribute('max'), '60');
+    assert.ok(Number(await bar.getAttribute('value')) >= 1, 'the bar has moved');
     await page.click('[data-testid="cancel"]');
     await page.locator('[data-testid="result"][data-status="error"]').waitFor();
     await shot('07-cancelled');
@@ -663,8 +675,28 @@ describe('mcpwire inspect in chromium', () => {
     } finally {
       await refused.close();
     }
+    // Nothing is served on this machine's other addresses: the browser finds no one listening there.
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4');
+    assert.ok(outside, 'this machine has no non-loopback IPv4 address to try');
+    const elsewhere = await browser!.newPage();
+    try {
+      const error = await elsewhere
+        .goto(`http://${outside.address}:${url.port}/?token=${url.searchParams.get('token')}`)
+        .then(
+          () => 'answered',
+          (e: Error) => e.message,
+        );
+      assert.match(error, /ERR_CONNECTION_REFUSED/);
+    } finally {
+      await elsewhere.close();
+    }
     await page.click('[data-tab="Servers"]');
     assert.equal(await page.locator('tr[data-server="evil"]').count(), 0, 'no server was added');
+    const foreign = requested.filter((r) => !r.startsWith(`${url.origin}/`) && !r.startsWith('data:'));
+    assert.deepEqual(foreign, [], 'the page asked for nothing but its inspector');
+    assert.ok(requested.some((r) => r.startsWith(`${url.origin}/app.js`)));
     assert.equal(existsSync('/tmp/pwned'), false);
   });
 });
