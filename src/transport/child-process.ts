@@ -2,10 +2,11 @@
 // stderr to explain a crash. Shutdown follows the MCP specification: close stdin, wait, SIGTERM, wait,
 // SIGKILL; and it ends the whole process tree, so a server started through npx or a shell never survives.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { CloseReason } from '../jsonrpc/errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
 import type { SendOptions, Transport, TransportHandlers } from '../jsonrpc/transport.js';
+import { childProcess } from './platform/builtins.js';
 import { defaultEnvironment } from './platform/environment.js';
 import { releasePipesAfterExit } from './platform/pipes-after-exit.js';
 import { killTree, spawnAsGroupLeader, trackTree } from './platform/process-tree.js';
@@ -61,7 +62,7 @@ export class ChildProcessTransport implements Transport {
     const env = { ...(this.options.inheritEnv ? process.env : defaultEnvironment()), ...this.options.env };
     let child: ChildProcess;
     try {
-      child = spawn(command, args, {
+      child = childProcess().spawn(command, args, {
         cwd,
         env,
         stdio: ['pipe', 'pipe', 'pipe'],

@@ -3,8 +3,9 @@
 // over Streamable HTTP, one POST per message, is most of a call's cost. The answer has the little of
 // Response the transports use: status, headers, the body as bytes or text, and a way to drop it.
 
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
+import { nodeHttp, nodeHttps } from '../platform/builtins.js';
 
 export interface HttpAnswer {
   status: number;
@@ -28,8 +29,9 @@ export interface HttpRequestOptions {
 
 /** Requests to one server, over connections kept open between them; destroy() closes them all. */
 export class HttpRequester {
-  private readonly httpAgent = new http.Agent({ keepAlive: true });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true });
+  // Made with the first request of their kind: node:http and node:https are loaded only then.
+  private httpAgent: http.Agent | undefined;
+  private httpsAgent: https.Agent | undefined;
 
   request(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
     const secure = url.protocol === 'https:';
@@ -39,9 +41,9 @@ export class HttpRequester {
     return new Promise((resolve, reject) => {
       const signal = options.signal;
       if (signal?.aborted) return reject(abortError());
-      const request = (secure ? https : http).request(
+      const request = (secure ? nodeHttps() : nodeHttp()).request(
         url,
-        { method: options.method, headers, agent: secure ? this.httpsAgent : this.httpAgent },
+        { method: options.method, headers, agent: this.agent(secure) },
         (response) => resolve(answer(response)),
       );
       // An abort or a broken connection may report more than once, also after the answer arrived (then to
@@ -61,9 +63,18 @@ export class HttpRequester {
     });
   }
 
+  private agent(secure: boolean): http.Agent {
+    if (secure) {
+      this.httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true });
+      return this.httpsAgent;
+    }
+    this.httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true });
+    return this.httpAgent;
+  }
+
   destroy(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.httpAgent?.destroy();
+    this.httpsAgent?.destroy();
   }
 }
 

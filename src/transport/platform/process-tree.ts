@@ -2,7 +2,7 @@
 // leader of its own process group, so a signal to the group reaches everything it started (an `npx` or a
 // shell in front of the real server included). Windows has no groups; taskkill /T walks the tree.
 
-import { spawnSync } from 'node:child_process';
+import { childProcess } from './builtins.js';
 import { unwatchGroup, watchGroup } from './watchdog.js';
 
 export const isWindows = process.platform === 'win32';
@@ -12,7 +12,10 @@ export const spawnAsGroupLeader = !isWindows;
 
 export function killTree(pid: number, signal: NodeJS.Signals): void {
   if (isWindows) {
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    childProcess().spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], {
+      stdio: 'ignore',
+      windowsHide: true,
+    });
     return;
   }
   try {

@@ -18,7 +18,8 @@
 // POSIX only. Windows has neither process groups nor a cheap shell; there the 'exit' hook's taskkill /T
 // is all there is, and a killed mcpwire leaves its servers to end on their own when their stdin closes.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { childProcess } from './builtins.js';
 
 /** Tenths of a second the groups get between SIGTERM and SIGKILL once this process is gone. */
 const GRACE_TENTHS = 10;
@@ -76,7 +77,10 @@ function startWatchdog(): void {
   if (unavailable) return;
   let dog: ChildProcess;
   try {
-    dog = spawn('/bin/sh', ['-c', SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    dog = childProcess().spawn('/bin/sh', ['-c', SCRIPT], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
   } catch {
     unavailable = true;
     return;
