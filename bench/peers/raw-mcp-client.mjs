@@ -71,13 +71,28 @@ function start(command, args) {
   return { child, request, initialize, close };
 }
 
+// {"echoTool": {"argument": "message", "prefix": "Echo: "}} in argv[2]: the server's echo tool takes its text
+// under another name and answers it after a prefix (mcpwire serve everything's), which is checked and cut.
+const { echoTool } = JSON.parse(process.argv[2] ?? '{}');
+
 await driveMcp(
   async (command, args) => {
     const server = start(command, args);
     await server.initialize();
     return {
       pid: server.child.pid,
-      echo: (text) => server.request('tools/call', { name: 'echo', arguments: { text } }),
+      echo: echoTool
+        ? async (text) => {
+            // Another server's echo tool: its own argument name, and a prefix before the text.
+            const result = await server.request('tools/call', {
+              name: 'echo',
+              arguments: { [echoTool.argument]: text },
+            });
+            const got = result?.content?.[0]?.text;
+            if (typeof got !== 'string' || !got.startsWith(echoTool.prefix)) return result;
+            return { ...result, content: [{ type: 'text', text: got.slice(echoTool.prefix.length) }] };
+          }
+        : (text) => server.request('tools/call', { name: 'echo', arguments: { text } }),
       read: (uri) => server.request('resources/read', { uri }),
       close: server.close,
     };

@@ -142,6 +142,28 @@ export const server: Suite = {
       },
     );
 
+    // ---- mcpwire serve everything's echo, beside the minimal server and the hand-written one ----
+    context.progress(
+      "server: serve everything's echo tool, with the minimal mcpwire server and the hand-written one",
+    );
+    const echoSubjects = [
+      'mcpwire serve everything (the CLI)',
+      'mcpwire (minimal McpServer)',
+      'hand-written',
+    ];
+    const everythingCalls = await withClients(
+      [
+        {
+          client: 'raw-mcp-client.mjs',
+          server: cliVariant.command!,
+          config: { echoTool: { argument: 'message', prefix: 'Echo: ' } },
+        },
+        { client: 'raw-mcp-client.mjs', server: commandOf(mcpwireSpec) },
+        { client: 'raw-mcp-client.mjs', server: commandOf(rawSpec) },
+      ],
+      (peers) => takeTurns<CallRun>(peers, echoSubjects, workloads, runs, context.progress),
+    );
+
     // ---- tables ----
     const { calls, cold, coldSpecs, reads, failures } = measured;
     const sections: Section[] = [];
@@ -170,7 +192,7 @@ export const server: Suite = {
           },
           target:
             spec === mcpwireSpec && w.window > 1
-              ? { text: `>= 3x ${sdk} and >= 0.8x hand-written`, met: vsSdk >= 3 && vsRaw >= 0.8 }
+              ? { text: `>= 3x ${sdk} and >= 0.9x hand-written`, met: vsSdk >= 3 && vsRaw >= 0.9 }
               : undefined,
           peakRssMiB: peakRss({ server: measured.afterCalls[si]!.serverPeakRssKiB }),
         };
@@ -198,7 +220,47 @@ export const server: Suite = {
         `The same server three ways: an \`echo\` tool (input {text: string}, answered as one text content) and a ${formatBytes(bigBytes)} text resource. mcpwire: McpServer + serveStdio() (bench/peers/mcpwire-mcp-server.mjs); ${sdk}: McpServer + StdioServerTransport (sdk-mcp-server.mjs); both with a zod input schema and default options. hand-written: ~70 lines of plain Node answering initialize, tools/call and resources/read with no validation (raw-mcp-server.mjs), the lower bound.`,
         "One client for all: bench/peers/raw-mcp-client.mjs, hand-written, speaking newline-delimited JSON-RPC over the child's pipes (requests queued in one turn go out in one write). It initializes, then calls; every result is checked. Each server has its own client process; after one serial and one pipelined warm-up run they take turns run by run, each run starting with the next server, with garbage collected before each run.",
         "server CPU/call is user + system time of the server process over the timed run (from /proc, in 10 ms ticks) divided by the calls; peak RSS is the server's high-water mark after all the calls, warm-up included.",
-        `The pipelined target, part by part: mcpwire reaches ${verdict(pipelinedRow.ratios!.sdk!, 3)} the ${sdk} server's calls/s and ${verdict(pipelinedRow.ratios!.lowerBound!, 0.8)} the hand-written server's. For scale: the hand-written server itself reaches ${formatRatio(rawVsSdk)} the ${sdk} server's pipelined calls/s under this client; no server can beat a "vs SDK" target above that here.`,
+        `The pipelined target, part by part: mcpwire reaches ${verdict(pipelinedRow.ratios!.sdk!, 3)} the ${sdk} server's calls/s and ${verdict(pipelinedRow.ratios!.lowerBound!, 0.9)} the hand-written server's (0.9x: issue 21). For scale: the hand-written server itself reaches ${formatRatio(rawVsSdk)} the ${sdk} server's pipelined calls/s under this client; no server can beat a "vs SDK" target above that here.`,
+      ],
+    });
+
+    // serve everything's echo.
+    sections.push({
+      title:
+        "mcpwire serve everything's echo tool over stdio, beside a minimal McpServer and the hand-written server",
+      ratioColumns: [
+        { key: 'minimal', header: 'calls/s ÷ minimal McpServer' },
+        { key: 'lowerBound', header: 'calls/s ÷ hand-written' },
+      ],
+      metricColumns,
+      rows: workloads.flatMap((w, wi): Row[] => {
+        const rate = (pi: number) => (w.calls / median(everythingCalls[wi]![pi]!.map((r) => r.ms))) * 1000;
+        return echoSubjects.map((subject, pi): Row => {
+          const runsOf = everythingCalls[wi]![pi]!;
+          const ms = median(runsOf.map((r) => r.ms));
+          const vsRaw = rate(pi) / rate(2);
+          const serverCpu = medianOf(
+            runsOf.map((r) => (r.serverCpuMs === undefined ? undefined : perCall(r.serverCpuMs, w.calls))),
+          );
+          return {
+            case: w.case,
+            subject,
+            medianMs: ms,
+            samplesMs: runsOf.map((r) => r.ms),
+            throughput: rate(pi),
+            unit: 'calls/s',
+            ratios: { minimal: rate(pi) / rate(1), lowerBound: vsRaw },
+            metrics: {
+              latencyUs: perCall(ms, w.calls),
+              ...(serverCpu === undefined ? {} : { serverCpuUs: serverCpu }),
+            },
+            target:
+              pi === 0 && w.window > 1 ? { text: '>= 0.85x hand-written', met: vsRaw >= 0.85 } : undefined,
+          };
+        });
+      }),
+      notes: [
+        "`node bin/mcpwire.js serve everything` (every conformance fixture and demo tool; its `echo` takes `message`, a JSON Schema, and answers `Echo: ` and the text), the minimal mcpwire server of the table above (a zod schema) and the hand-written server, each under its own copy of the hand-written client, which cuts the prefix and checks the rest. Own runs, taking turns as above: what serve everything's echo costs beyond a minimal McpServer's (issue 21: >= 0.85x the hand-written server with 64 in flight).",
       ],
     });
 
