@@ -213,6 +213,43 @@ describe('mcpwire inspect: the API', () => {
     assert.equal(noServer.status, 409);
   });
 
+  it('answers a body over 8 MiB with 413, declared or not, and goes on serving', {
+    timeout: 20_000,
+  }, async () => {
+    /** A POST written on a socket of its own, its body in 1 MiB pieces; what came back before the close. */
+    const rawPost = (head: Record<string, string>, body: string[]) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(base.port), '127.0.0.1');
+        let text = '';
+        socket.setEncoding('utf8').on('data', (t: string) => {
+          text += t;
+        });
+        // The server stops reading once it has refused: writing on may fail, which is no failure here.
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(text));
+        const headers = Object.entries({
+          host: base.host,
+          'content-type': 'application/json',
+          'x-mcpwire-token': token,
+          ...head,
+        })
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('');
+        socket.write(`POST /api/call HTTP/1.1\r\n${headers}\r\n`);
+        for (const piece of body) socket.write(piece);
+      });
+    const mib = 'x'.repeat(1024 * 1024);
+    // Declared: refused from its Content-Length, before the body comes.
+    const declared = await rawPost({ 'content-length': String(9 * 1024 * 1024) }, ['{"pad":"']);
+    assert.match(declared, /^HTTP\/1\.1 413/);
+    assert.match(declared, /larger than 8388608 bytes/);
+    // Chunked: told by what arrives.
+    const pieces = Array.from({ length: 9 }, () => `${mib.length.toString(16)}\r\n${mib}\r\n`);
+    const chunked = await rawPost({ 'transfer-encoding': 'chunked' }, pieces);
+    assert.match(chunked, /^HTTP\/1\.1 413/);
+    assert.equal((await send('/api/state', { headers: { 'x-mcpwire-token': token } })).status, 200);
+  });
+
   it('runs the doctor on a fresh process of a server, handed in by the command line', async () => {
     const answer = await send('/api/doctor', json({ server: 'mcpwire' }));
     assert.equal(answer.status, 200, answer.body);

@@ -100,6 +100,10 @@ function replyError(response: ServerResponse, error: unknown): void {
     send(response, 502, { error: error.message, code: error.code, data: error.data, from: 'server' });
   } else if (error instanceof RoutingError) {
     send(response, 409, { error: error.message });
+  } else if (error instanceof TooLarge) {
+    // Nothing more of the body is read: the connection closes once the answer is out.
+    response.shouldKeepAlive = false;
+    send(response, 413, { error: error.message });
   } else if (error instanceof McpwireError) {
     send(response, error.code === 'INSPECT_REQUEST' ? 400 : 502, { error: error.message, local: error.code });
   } else {
@@ -110,11 +114,22 @@ function replyError(response: ServerResponse, error: unknown): void {
 async function readBody(request: IncomingMessage): Promise<Body> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw bad(`the body is larger than ${MAX_BODY} bytes`);
-    chunks.push(chunk as Buffer);
-  }
+  const declared = Number(request.headers['content-length']);
+  if (declared > MAX_BODY) throw tooLarge();
+  // Read by hand, not by iterating the request: leaving the loop early destroyed the request, and with
+  // it the connection the answer was to go on.
+  await new Promise<void>((resolve, reject) => {
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        request.removeAllListeners('data');
+        request.pause();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve());
+    request.on('error', reject);
+  });
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -124,6 +139,13 @@ async function readBody(request: IncomingMessage): Promise<Body> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw bad('the body is a JSON object');
   return value as Body;
+}
+
+/** A body past MAX_BODY: answered 413, and its connection closed. */
+class TooLarge extends Error {}
+
+function tooLarge(): TooLarge {
+  return new TooLarge(`the body is larger than ${MAX_BODY} bytes`);
 }
 
 function bad(message: string): McpwireError {
