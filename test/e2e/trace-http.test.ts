@@ -5,7 +5,7 @@
 // the broken fixture (test/fixtures/doctor-http/server.mjs) and none of the correct one.
 
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import { after, describe, it } from 'node:test';
 import type { TraceRecord } from '../../src/inspect/trace-format.js';
 import { type RemoteKind, type RemoteServer, startRemote } from '../support/remote-servers.js';
@@ -152,6 +152,60 @@ describe('trace --http forwards every byte unchanged', () => {
       problems(records).map((p) => p.kind),
       ['upstream'],
     );
+  });
+});
+
+describe('trace --http and web pages', () => {
+  it('refuses a foreign Host (DNS rebinding) or a foreign Origin with 403, without forwarding it', async () => {
+    // The proxy adds --header (credentials, often) to what it forwards: a web page that reaches it through
+    // a name of its own resolving to 127.0.0.1 must not get to use them.
+    let asked = 0;
+    const upstream = createServer((_req, res) => {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as { port: number };
+    const trace = await startTrace(`http://127.0.0.1:${port}/mcp`);
+    const target = new URL(trace.url);
+    const post = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: target.port,
+            path: target.pathname,
+            method: 'POST',
+            setHost: headers.host === undefined,
+            headers: { 'content-type': 'application/json', ...headers },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (t: string) => {
+              body += t;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+      });
+    try {
+      const rebound = await post({ host: `attacker.example:${target.port}` });
+      assert.equal(rebound.status, 403);
+      const message = (answer: { body: string }) =>
+        (JSON.parse(answer.body) as { error: { message: string } }).error.message;
+      assert.match(message(rebound), /Host "attacker\.example:\d+" is not allowed/);
+      const foreign = await post({ origin: 'https://attacker.example' });
+      assert.equal(foreign.status, 403);
+      assert.match(message(foreign), /Origin "https:\/\/attacker\.example" is not allowed/);
+      assert.equal(asked, 0, 'nothing was forwarded');
+      assert.equal((await post({ origin: `http://localhost:${target.port}` })).status, 200);
+      assert.equal(asked, 1);
+    } finally {
+      await trace.stop();
+      upstream.close();
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { checkOrigin, localPolicy } from '../../transport/http/security.js';
 import { UsageError } from '../usage.js';
 import { MonitorLink, type MonitorSettings } from './trace-http-link.js';
 
@@ -57,7 +58,23 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
   // of the latency the proxy adds.
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
 
+  const policy = localPolicy();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // DNS-rebinding protection, as every local endpoint of mcpwire has: what is forwarded carries the
+    // --header values (credentials, often), which a web page reaching 127.0.0.1 by a name of its own, or
+    // another site's page, must not get to use. Refused here, not forwarded: the upstream is not local.
+    const refusal = checkOrigin(req, policy);
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'application/json', connection: 'close' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: ErrorCode.InvalidRequest, message: `mcpwire trace: Forbidden: ${refusal}` },
+        }),
+      );
+      req.resume();
+      return;
+    }
     const exchange = monitor.exchange({
       method: req.method ?? 'GET',
       path: req.url ?? '/',
