@@ -10,7 +10,7 @@
 // every key verifies, so a state signed just before a rotation still works until it expires. Without
 // keys, a random key per process: enough for one process, and a state cannot outlive it.
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../transport/platform/builtins.js';
 import { invalidParams } from './errors.js';
 
 export interface RequestStateOptions {
@@ -70,7 +70,7 @@ export class RequestStateSeal {
     const given = Buffer.from(signature, 'base64url');
     const signed = this.keys.some((key) => {
       const expected = mac(key, body);
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
     });
     if (!signed)
       throw refuse('failed its integrity check (altered, or signed with a key this server does not hold)');
@@ -82,13 +82,18 @@ export class RequestStateSeal {
 }
 
 function mac(key: Buffer, body: string): Buffer {
-  return createHmac('sha256', key).update(body).digest();
+  return nodeCrypto().createHmac('sha256', key).update(body).digest();
 }
 
 /** The method and the request's own params, without the round-trip keys, in a canonical form. */
 function requestDigest(method: string, params: Record<string, unknown>): string {
   const own = Object.fromEntries(Object.entries(params).filter(([key]) => !ROUND_TRIP_KEYS.has(key)));
-  return createHash('sha256').update(method).update('\n').update(canonicalJson(own)).digest('base64url');
+  return nodeCrypto()
+    .createHash('sha256')
+    .update(method)
+    .update('\n')
+    .update(canonicalJson(own))
+    .digest('base64url');
 }
 
 /** JSON with the keys of every object sorted, so that the same params give the same digest. */
@@ -108,7 +113,7 @@ let processSeal: RequestStateSeal | undefined;
 /** The seal of servers given no keys: one random key per process, made on first use. */
 export function processRequestStateSeal(): RequestStateSeal {
   if (!processSeal) {
-    processSeal = new RequestStateSeal({ keys: [randomBytes(32)] });
+    processSeal = new RequestStateSeal({ keys: [nodeCrypto().randomBytes(32)] });
   }
   return processSeal;
 }

@@ -34,7 +34,12 @@ export interface ServerSessionOptions {
 export class ServerSession implements Session, EraHost {
   readonly connection: Connection;
   readonly cacheHints: CacheHints;
-  readonly requestState: RequestStateSeal;
+  private seal: RequestStateSeal | undefined;
+  /** Taken when first used (a 2026-07-28 request): the process's own seal makes a key, with node:crypto. */
+  get requestState(): RequestStateSeal {
+    this.seal ??= processRequestStateSeal();
+    return this.seal;
+  }
   readonly subscriptions: Subscriptions;
   private stateMap: Map<unknown, unknown> | undefined;
   /** Per-session storage handed to handlers as `context.sessionState`; made on first use (few use it). */
@@ -57,7 +62,7 @@ export class ServerSession implements Session, EraHost {
     options: ServerSessionOptions = {},
   ) {
     this.cacheHints = options.cache ?? { ttlMs: 0, cacheScope: 'private' };
-    this.requestState = options.requestState ?? processRequestStateSeal();
+    this.seal = options.requestState;
     this.connection = new Connection(transport, {
       timeout: options.timeout,
       onProblem: options.onProblem,

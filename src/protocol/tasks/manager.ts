@@ -3,12 +3,12 @@
 // task store. The store holds what survives a request (the record); the manager holds what cannot be
 // stored (the running work, its abort controller, the asks waiting for an answer).
 
-import { randomBytes, randomUUID } from 'node:crypto';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
 import type { AuthInfo } from '../../jsonrpc/transport.js';
+import { nodeCrypto } from '../../transport/platform/builtins.js';
 import type { RequestContext } from '../context.js';
 import { invalidParams } from '../errors.js';
 import type { Extensions } from '../extensions.js';
@@ -55,7 +55,12 @@ const TOMBSTONES = 1000;
 
 export class TaskManager {
   /** This run of this manager: task ids start with it, so a task of an earlier run is told apart. */
-  readonly instanceId = randomBytes(6).toString('hex');
+  private ownId: string | undefined;
+  /** Made with the first task (node:crypto is loaded then, not when a server that offers tasks starts). */
+  get instanceId(): string {
+    this.ownId ??= nodeCrypto().randomBytes(6).toString('hex');
+    return this.ownId;
+  }
   readonly store: TaskStore;
   private readonly ttlMs: number | null;
   private readonly pollIntervalMs: number;
@@ -74,7 +79,7 @@ export class TaskManager {
   async start(work: Work, origin: TaskOrigin): Promise<Record<string, unknown>> {
     const now = new Date().toISOString();
     const record: TaskRecord = {
-      taskId: `${this.instanceId}.${randomUUID()}`,
+      taskId: `${this.instanceId}.${nodeCrypto().randomUUID()}`,
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,

@@ -6,7 +6,6 @@
 // can be mounted in any HTTP server or framework; listen.ts runs it on its own.
 
 import { isUtf8 } from 'node:buffer';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
@@ -15,6 +14,7 @@ import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { AuthInfo, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { MessageBus } from '../bus.js';
 import { httpExactIds } from '../framing/exact-ids.js';
+import { nodeCrypto } from '../platform/builtins.js';
 import { principalOf, type Refusal, type ResourceServer } from './auth/resource-server.js';
 import type { HttpBinding } from './binding.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
@@ -404,7 +404,7 @@ export function createHttpHandler(
       // session id), anything else is served as the revision its MCP-Protocol-Version header names.
       const named = headerValue(request, 'mcp-protocol-version');
       const state = opening ? undefined : binding.sessionlessState?.(named);
-      session = openSession(randomUUID(), undefined, true, state);
+      session = openSession(nodeCrypto().randomUUID(), undefined, true, state);
       if (opening?.kind === 'request') session.openedBy(opening.message.id);
       await session.handlePost(body, response, {}, mode, info);
       return;
@@ -425,7 +425,7 @@ export function createHttpHandler(
         );
         return;
       }
-      const id = randomUUID();
+      const id = nodeCrypto().randomUUID();
       const record: SessionRecord = { owner: principalOf(auth), state: {} };
       if (fleet) {
         const created = await shared(() =>

@@ -11,7 +11,6 @@
 // those of streams that broke are kept, for MAX_KEPT_STREAMS at most. Fleet-only state is not allocated
 // off a fleet.
 
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
@@ -31,6 +30,7 @@ import type {
   TransportHandlers,
 } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
+import { nodeCrypto } from '../platform/builtins.js';
 import type { EventStore } from './event-store.js';
 import {
   channels,
@@ -243,7 +243,7 @@ export class HttpSessionTransport implements Transport {
     }
     const stream: Stream = {
       id: this.options.fleet
-        ? fleetStreamId(this.options.fleet.bus.instanceId, randomUUID(), requestIds)
+        ? fleetStreamId(this.options.fleet.bus.instanceId, nodeCrypto().randomUUID(), requestIds)
         : // Unique in the session's store, and in a store shared by sessions (the session id is); as hard
           // to guess as the session id, which another client would need to resume it.
           `${this.options.sessionId}-${++this.streamCounter}`,

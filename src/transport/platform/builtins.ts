@@ -18,3 +18,7 @@ export function nodeHttp(): typeof import('node:http') {
 export function nodeHttps(): typeof import('node:https') {
   return load('node:https');
 }
+
+export function nodeCrypto(): typeof import('node:crypto') {
+  return load('node:crypto');
+}

@@ -1,8 +1,8 @@
 // The fleet's bus on Redis pub/sub. Each instance says it is alive with a key that expires unless it is
 // renewed: an instance killed outright stops renewing it, and the others see it gone within `aliveMs`.
 
-import { randomBytes } from 'node:crypto';
 import type { MessageBus } from '../bus.js';
+import { nodeCrypto } from '../platform/builtins.js';
 import type { RedisConnection } from './connect.js';
 
 export interface RedisBusOptions {
@@ -13,7 +13,7 @@ export interface RedisBusOptions {
 }
 
 export class RedisBus implements MessageBus {
-  readonly instanceId = randomBytes(6).toString('hex');
+  readonly instanceId = nodeCrypto().randomBytes(6).toString('hex');
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly prefix: string;
   private readonly aliveMs: number;

@@ -5,7 +5,8 @@
 // identifier, and a fresh `jti`, so that no shared secret ever travels. jose signs it, loaded on the
 // first assertion.
 
-import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject, randomUUID } from 'node:crypto';
+import type { JsonWebKey, KeyObject } from 'node:crypto';
+import { nodeCrypto } from '../../platform/builtins.js';
 import { AuthorizationError } from './errors.js';
 import type { StoredClient } from './token-store.js';
 
@@ -30,8 +31,8 @@ export function readClientKey(
   try {
     object =
       typeof key.privateKey === 'string'
-        ? createPrivateKey(key.privateKey)
-        : createPrivateKey({ key: key.privateKey, format: 'jwk' });
+        ? nodeCrypto().createPrivateKey(key.privateKey)
+        : nodeCrypto().createPrivateKey({ key: key.privateKey, format: 'jwk' });
   } catch (error) {
     throw new AuthorizationError(
       `the client's private key could not be read (${(error as Error).message}); give a PEM private key or a private JWK`,
@@ -47,7 +48,10 @@ export function readClientKey(
   const keyId = key.keyId ?? (typeof jwkKid === 'string' ? jwkKid : undefined);
   const algorithm =
     key.algorithm ?? (typeof jwkAlg === 'string' ? jwkAlg : impliedAlgorithm(object, supported));
-  const publicJwk: JsonWebKey = { ...createPublicKey(object).export({ format: 'jwk' }), alg: algorithm };
+  const publicJwk: JsonWebKey = {
+    ...nodeCrypto().createPublicKey(object).export({ format: 'jwk' }),
+    alg: algorithm,
+  };
   if (keyId) publicJwk.kid = keyId;
   return {
     privateJwk: object.export({ format: 'jwk' }),
@@ -91,7 +95,7 @@ export async function clientAssertion(
     );
   }
   const jose = await import('jose');
-  const key = createPrivateKey({ key: client.private_key_jwk, format: 'jwk' });
+  const key = nodeCrypto().createPrivateKey({ key: client.private_key_jwk, format: 'jwk' });
   const issuedAt = Math.floor(now / 1000);
   try {
     return await new jose.SignJWT({})
@@ -101,7 +105,7 @@ export async function clientAssertion(
       .setAudience(audience)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + 60)
-      .setJti(randomUUID())
+      .setJti(nodeCrypto().randomUUID())
       .sign(key);
   } catch (error) {
     throw new AuthorizationError(

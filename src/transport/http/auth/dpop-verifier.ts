@@ -5,7 +5,7 @@
 // `jti` not seen before within the window, and the hash of the token it comes with (`ath`). What comes out
 // is the key's thumbprint (RFC 7638), which the token's `cnf.jkt` must equal. jose does the cryptography.
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../platform/builtins.js';
 
 /** Algorithms a proof may be signed with (asymmetric only; RFC 9449 §4.2). */
 export const DPOP_PROOF_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'] as const;
@@ -74,7 +74,7 @@ export class DpopProofChecker {
     if (typeof payload.iat !== 'number' || Math.abs(payload.iat * 1000 - now) > this.windowSeconds * 1000) {
       throw new InvalidDpopProofError('the DPoP proof is not fresh (iat)');
     }
-    const hash = createHash('sha256').update(request.accessToken, 'ascii').digest('base64url');
+    const hash = nodeCrypto().createHash('sha256').update(request.accessToken, 'ascii').digest('base64url');
     if (payload.ath !== hash) {
       throw new InvalidDpopProofError('the DPoP proof is for another access token (ath)');
     }

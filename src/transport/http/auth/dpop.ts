@@ -5,20 +5,14 @@
 // `jti`, the time, the server's nonce when it asked for one, and for a resource request the hash of the
 // access token (`ath`). The key is kept with the tokens it is bound to.
 
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type JsonWebKey,
-  randomUUID,
-} from 'node:crypto';
+import type { JsonWebKey } from 'node:crypto';
+import { nodeCrypto } from '../../platform/builtins.js';
 
 export const DPOP_ALGORITHM = 'ES256';
 
 /** A new DPoP key (its private JWK, which is what the token store keeps). */
 export function createDpopKey(): JsonWebKey {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  return nodeCrypto().generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
 }
 
 export interface ProofRequest {
@@ -36,14 +30,14 @@ export async function dpopProof(
   now: number = Date.now(),
 ): Promise<string> {
   const jose = await import('jose');
-  const privateKey = createPrivateKey({ key, format: 'jwk' });
-  const { kty, crv, x, y } = createPublicKey(privateKey).export({ format: 'jwk' });
+  const privateKey = nodeCrypto().createPrivateKey({ key, format: 'jwk' });
+  const { kty, crv, x, y } = nodeCrypto().createPublicKey(privateKey).export({ format: 'jwk' });
   const htu = new URL(request.url);
   htu.search = '';
   htu.hash = '';
   const claims: Record<string, string> = { htm: request.method.toUpperCase(), htu: htu.href };
   if (request.accessToken !== undefined) {
-    claims.ath = createHash('sha256').update(request.accessToken, 'ascii').digest('base64url');
+    claims.ath = nodeCrypto().createHash('sha256').update(request.accessToken, 'ascii').digest('base64url');
   }
   if (request.nonce !== undefined) claims.nonce = request.nonce;
   return new jose.SignJWT(claims)
@@ -52,7 +46,7 @@ export async function dpopProof(
       alg: DPOP_ALGORITHM,
       jwk: { kty, crv, x, y } as Record<string, string>,
     })
-    .setJti(randomUUID())
+    .setJti(nodeCrypto().randomUUID())
     .setIssuedAt(Math.floor(now / 1000))
     .sign(privateKey);
 }

@@ -4,8 +4,8 @@
 // on the request's path. The answer must say the token is active, for this resource (`aud`), from the
 // trusted issuer, and not expired.
 
-import { createHash } from 'node:crypto';
 import type { AuthInfo } from '../../../jsonrpc/transport.js';
+import { nodeCrypto } from '../../platform/builtins.js';
 import { authInfoFromClaims } from './jwt-verifier.js';
 import { InvalidTokenError, type TokenVerifier } from './resource-server.js';
 
@@ -67,7 +67,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   };
 
   return async (token) => {
-    const key = createHash('sha256').update(token).digest('base64url');
+    const key = nodeCrypto().createHash('sha256').update(token).digest('base64url');
     const now = Date.now();
     const hit = cache.get(key);
     if (hit && hit.until > now) {
