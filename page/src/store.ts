@@ -87,8 +87,12 @@ export async function connect(): Promise<void> {
   source.onopen = () => {
     store.connected = true;
     changed();
-    // Back after a break: what came meanwhile is fetched (the stream only carries what is new).
-    if (!loading) void catchUp();
+    // Back after a break (or a stream the server closed because the page fell behind): what came
+    // meanwhile is fetched, the feed and the state (the asks waiting), since the stream only carries what is new.
+    if (!loading) {
+      void refreshState();
+      void catchUp();
+    }
   };
   source.onerror = () => {
     store.connected = false;

@@ -250,6 +250,49 @@ describe('mcpwire inspect: the API', () => {
     assert.equal((await send('/api/state', { headers: { 'x-mcpwire-token': token } })).status, 200);
   });
 
+  it('closes the live feed of a page that stopped reading it, rather than keep all of it', {
+    timeout: 60_000,
+  }, async () => {
+    const socket = connect(Number(base.port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(`GET /api/events?token=${token} HTTP/1.1\r\nhost: ${base.host}\r\n\r\n`);
+    let head = '';
+    await new Promise<void>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (head.includes('mcpwire inspect')) {
+          socket.off('data', onData);
+          socket.pause();
+          resolve();
+        }
+      };
+      socket.on('data', onData);
+    });
+    assert.match(head, /^HTTP\/1\.1 200/);
+    // 64 KiB each way per call, in the feed: 200 calls are some 26 MiB for a page that reads nothing.
+    const message = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 200; i++) {
+      const answer = await send(
+        '/api/call',
+        json({ server: 'mcpwire', name: 'echo', arguments: { message } }),
+      );
+      assert.equal(answer.status, 200);
+    }
+    let received = 0;
+    const all = 200 * 2 * message.length;
+    const closed = await new Promise<boolean>((resolve) => {
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= all) resolve(false);
+      });
+      socket.once('close', () => resolve(true));
+      socket.resume();
+    });
+    socket.destroy();
+    assert.ok(closed && received < all, `the feed kept everything for its page (${received} bytes)`);
+  });
+
   it('runs the doctor on a fresh process of a server, handed in by the command line', async () => {
     const answer = await send('/api/doctor', json({ server: 'mcpwire' }));
     assert.equal(answer.status, 200, answer.body);

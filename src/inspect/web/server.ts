@@ -31,6 +31,9 @@ export interface InspectServer {
   close(): Promise<void>;
 }
 
+/** Bytes that may wait on the live feed of a page that does not read it before it is closed. */
+const MAX_STREAM_BACKLOG = 8 * 1024 * 1024;
+
 /** The page's files, and the type each is served as. Nothing else is served from disk. */
 const ASSETS: Record<string, string> = {
   '/app.js': 'text/javascript; charset=utf-8',
@@ -96,13 +99,19 @@ export async function startInspectServer(options: InspectServerOptions): Promise
     });
     response.write(': mcpwire inspect\n\n');
     streams.add(response);
+    // A page that stopped reading would have the whole feed kept for it in memory: past the limit its
+    // stream is closed, and the page, reconnecting, fetches what it missed (/api/feed, /api/state).
+    const write = (text: string) => {
+      if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy();
+      else response.write(text);
+    };
     const offFeed = session.feed.subscribe((entries) =>
-      response.write(`event: feed\ndata: ${JSON.stringify(entries)}\n\n`),
+      write(`event: feed\ndata: ${JSON.stringify(entries)}\n\n`),
     );
     const offSession = session.subscribe((event) =>
-      response.write(`event: session\ndata: ${JSON.stringify(event)}\n\n`),
+      write(`event: session\ndata: ${JSON.stringify(event)}\n\n`),
     );
-    const ping = setInterval(() => response.write(': ping\n\n'), 15_000);
+    const ping = setInterval(() => write(': ping\n\n'), 15_000);
     ping.unref();
     request.on('close', () => {
       offFeed();
