@@ -1,4 +1,4 @@
-// The resource server's JWT verifier when what it depends on fails, and against a flood of bad tokens: a
+// The resource server's token verifiers (JWT, and introspection at the end) when what it depends on fails, and against a flood of bad tokens: a
 // token that is not a JWT is refused without asking the issuer anything; an issuer whose metadata or keys
 // cannot be had makes the verdict 503 (try again), not 401 (log in again), and is asked again only after a
 // pause, not once per token; an issuer that never answers is given up on in bounded time.
@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { introspectionVerifier } from '../../src/transport/http/auth/introspection-verifier.js';
 import { jwtVerifier } from '../../src/transport/http/auth/jwt-verifier.js';
 import { ResourceServer } from '../../src/transport/http/auth/resource-server.js';
 
@@ -128,5 +129,34 @@ describe('jwtVerifier when the issuer fails', () => {
     up = true;
     const auth = await verifier(jwt);
     assert.deepEqual(auth.scopes, ['mcp']);
+  });
+});
+
+describe('introspectionVerifier when its endpoint fails', () => {
+  const options = (url: string) => ({
+    endpoint: `${url}/introspect`,
+    clientId: 'rs',
+    clientSecret: 'secret',
+    audience: RESOURCE,
+  });
+
+  it('says 503 for a flood of tokens while the endpoint fails, asking it again only after a pause', async () => {
+    const as = await issuer(() => ({ status: 500 }));
+    const server = resourceServerOf(introspectionVerifier(options(as.url)), as.url);
+    for (let i = 0; i < 20; i++) {
+      const verdict = await server.authenticate(`Bearer opaque-${i}`);
+      assert.ok('refusal' in verdict);
+      assert.equal(verdict.refusal.status, 503, verdict.refusal.description);
+    }
+    assert.equal(as.seen.length, 1, `the endpoint was asked ${as.seen.length} times`);
+  });
+
+  it('gives up on an endpoint that never answers, with 503', async () => {
+    const as = await issuer(() => 'hang');
+    const server = resourceServerOf(introspectionVerifier({ ...options(as.url), timeout: 300 }), as.url);
+    const verdict = await server.authenticate('Bearer opaque');
+    assert.ok('refusal' in verdict);
+    assert.equal(verdict.refusal.status, 503);
+    assert.match(verdict.refusal.description, /did not answer within 300 ms/);
   });
 });

@@ -24,6 +24,13 @@ export interface IntrospectionVerifierOptions {
   /** At most this many answers are kept (10 000). */
   cacheSize?: number;
   fetch?: typeof fetch;
+  /** How long the introspection endpoint may take to answer, in ms (10 000). */
+  timeout?: number;
+  /**
+   * How long, after the endpoint could not answer, tokens not in the cache are answered "cannot be
+   * checked now" without asking again, in ms (5 000): otherwise every token of a flood is a request to it.
+   */
+  retryAfter?: number;
 }
 
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
@@ -35,8 +42,14 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   ).toString('base64')}`;
 
+  const timeout = options.timeout ?? 10_000;
+  const pause = options.retryAfter ?? 5_000;
+  /** The endpoint's last failure, repeated to every token not in the cache until `until`. */
+  let outage: { until: number; error: Error } | undefined;
+
   const ask = async (token: string): Promise<AuthInfo> => {
     const response = await fetcher(options.endpoint, {
+      signal: AbortSignal.timeout(timeout),
       method: 'POST',
       headers: {
         Authorization: basic,
@@ -74,11 +87,19 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       if (hit.auth instanceof InvalidTokenError) throw hit.auth;
       return hit.auth;
     }
+    if (outage && performance.now() < outage.until) throw outage.error;
     let auth: AuthInfo | InvalidTokenError;
     try {
       auth = await ask(token);
     } catch (error) {
-      if (!(error instanceof InvalidTokenError)) throw error;
+      if (!(error instanceof InvalidTokenError)) {
+        const failure =
+          (error as Error).name === 'TimeoutError'
+            ? new Error(`the introspection endpoint did not answer within ${timeout} ms`)
+            : (error as Error);
+        outage = { until: performance.now() + pause, error: failure };
+        throw failure;
+      }
       auth = error;
     }
     if (cacheMs > 0) {
