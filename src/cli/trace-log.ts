@@ -18,17 +18,13 @@ export interface TraceLog {
  * turn of the event loop that made them; a proxy of HTTP exchanges, whose calls each take several turns,
  * writes them every few milliseconds instead, and formats them then too, off the path of the exchange.
  */
-export function openTraceLog(
-  file: string | undefined,
-  format: TraceFormat,
-  batchMs = 0,
-  colour = logColour(file),
-): TraceLog {
+export function openTraceLog(file: string | undefined, format: TraceFormat, batchMs = 0): TraceLog {
   // The log is opened before the server is spawned or the proxy listens: a path that cannot be written
   // is one clear line and exit 2, not a stack trace from a stream error later (which, in a host's
   // configuration, looked like the server itself dying).
   if (file) checkWritable(file);
   const out = file ? createWriteStream(file, { flags: 'a' }) : process.stderr;
+  const colour = !file && process.stderr.isTTY === true && !process.env.NO_COLOR;
   let pending: TraceRecord[] = [];
   const flush = () => {
     if (pending.length === 0) return;
@@ -54,13 +50,8 @@ export function openTraceLog(
   };
 }
 
-/** Whether records are coloured: on stderr when it is a terminal, unless NO_COLOR says not to. */
-export function logColour(file: string | undefined): boolean {
-  return !file && process.stderr.isTTY === true && !process.env.NO_COLOR;
-}
-
 /** Checks that the trace log can be opened for appending; a UsageError that names the path otherwise. */
-export function checkWritable(file: string): void {
+function checkWritable(file: string): void {
   try {
     closeSync(openSync(file, 'a'));
   } catch (error) {

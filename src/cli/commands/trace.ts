@@ -13,10 +13,9 @@ import { releasePipesAfterExit } from '../../transport/platform/pipes-after-exit
 import { killTree, spawnAsGroupLeader, trackTree } from '../../transport/platform/process-tree.js';
 import { splitAtDoubleDash } from '../options.js';
 import { parseRemote } from '../target.js';
-import { checkWritable, logColour, openTraceLog } from '../trace-log.js';
+import { openTraceLog } from '../trace-log.js';
 import { UsageError } from '../usage.js';
 import { parsePort, runHttpTrace } from './trace-http.js';
-import type { MonitorSettings } from './trace-http-link.js';
 
 /** How long a server that was passed a signal may take to exit before it gets SIGKILL. */
 const KILL_GRACE_MS = 2000;
@@ -90,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
       port,
       upstream: new URL(url),
       headers,
-      log: httpTraceLog(values.log, format),
+      log: openTraceLog(values.log, format, HTTP_BATCH_MS),
     });
   }
   if (values.header) throw new UsageError('--header goes with --http and --url');
@@ -188,10 +187,4 @@ export async function run(argv: string[]): Promise<number> {
       void log.close().then(() => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1)));
     });
   });
-}
-
-/** The log of an HTTP trace, which its monitor thread opens: checked here, before the proxy listens. */
-function httpTraceLog(file: string | undefined, format: TraceFormat): MonitorSettings {
-  if (file) checkWritable(file);
-  return { file, format, colour: logColour(file), batchMs: HTTP_BATCH_MS };
 }
