@@ -491,7 +491,8 @@ export class HttpSessionTransport implements Transport {
   private dropStored(streamId: string): void {
     if (!this.storedStreams?.delete(streamId)) return;
     if (this.storedStreams.size === 0) this.storedStreams = undefined;
-    void Promise.resolve(this.options.eventStore?.dropStream?.(streamId)).catch(() => undefined);
+    const dropped = this.options.eventStore?.dropStream?.(streamId);
+    if (dropped instanceof Promise) dropped.catch(() => undefined);
   }
 
   private enqueue(stream: Stream, step: () => void | Promise<void>): void {
@@ -517,7 +518,8 @@ export class HttpSessionTransport implements Transport {
     if (!store || !stream.response) return;
     this.stored(stream.id);
     // Without a store to keep it (Redis gone), there is nothing to resume from: no priming event.
-    const id = await Promise.resolve(store.storeEvent(stream.id, undefined)).catch(() => undefined);
+    const stored = storeEvent(store, stream.id, undefined);
+    const id = stored instanceof Promise ? await stored : stored;
     if (id === undefined) return;
     stream.response.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
   }
@@ -525,7 +527,7 @@ export class HttpSessionTransport implements Transport {
   private async write(stream: Stream, message: JsonRpcMessage): Promise<void> {
     // An answer must not reach the client before the state it depends on is stored: the client's next
     // POST may land on another instance, which reads it.
-    await this.saving;
+    if (this.saving !== SAVED) await this.saving;
     if (stream.undecided) {
       clearTimeout(stream.undecided);
       stream.undecided = undefined;
@@ -541,9 +543,8 @@ export class HttpSessionTransport implements Transport {
     if (store) this.stored(stream.id);
     // A store that failed (Redis gone) must not swallow the message: it goes without an id, which only
     // loses the client the chance to resume after it.
-    const id = store
-      ? await Promise.resolve(store.storeEvent(stream.id, message)).catch(() => undefined)
-      : undefined;
+    const stored = store ? storeEvent(store, stream.id, message) : undefined;
+    const id = stored instanceof Promise ? await stored : stored;
     if (stream.response) {
       const response = stream.response;
       // A client that stopped reading would have every message kept for it in memory: once more than the
@@ -832,6 +833,23 @@ export class HttpSessionTransport implements Transport {
 
   private publish(channel: string, message: FleetMessage): void {
     void this.options.fleet?.bus.publish(channel, JSON.stringify(message)).catch(() => {});
+  }
+}
+
+/**
+ * Stores an event; its id, or undefined if the store failed. An in-memory store answers at once, and then
+ * so does this, without the promise and the turn that wrapping every answer took (two a POST).
+ */
+function storeEvent(
+  store: EventStore,
+  streamId: string,
+  message: JsonRpcMessage | undefined,
+): string | undefined | Promise<string | undefined> {
+  try {
+    const id = store.storeEvent(streamId, message);
+    return typeof id === 'string' ? id : id.catch(() => undefined);
+  } catch {
+    return undefined;
   }
 }
 

@@ -13,7 +13,9 @@ export function formatSseEvent(event: SseEvent): string {
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   if (event.event !== undefined) text += `event: ${event.event}\n`;
   if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
-  for (const line of event.data.split('\n')) text += `data: ${line}\n`;
+  // Compact JSON, the usual data, has no newline: no need to split it.
+  if (!event.data.includes('\n')) text += `data: ${event.data}\n`;
+  else for (const line of event.data.split('\n')) text += `data: ${line}\n`;
   return `${text}\n`;
 }
 
