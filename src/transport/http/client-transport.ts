@@ -42,6 +42,11 @@ export interface HttpClientTransportOptions {
    * to it; when it has a new token, the request is sent again.
    */
   authorization?: HttpAuthorization;
+  /**
+   * The largest SSE event kept while it arrives, in bytes (256 MiB): a server that never ends one fails
+   * the requests of its stream instead of filling memory.
+   */
+  maxMessageSize?: number;
 }
 
 /** How many times one message is sent again after its authorization was refused and renewed. */
@@ -284,6 +289,7 @@ export class HttpClientTransport implements Transport {
         }),
       deliver: (message) => this.deliver(message, info),
       failed: (ids, why) => this.failRequests(ids, 0, why),
+      maxEventSize: this.options.maxMessageSize,
     });
   }
 

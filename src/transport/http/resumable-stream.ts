@@ -5,6 +5,7 @@
 // the transport's: it is asked through ResumeHost.
 
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
+import { DEFAULT_MAX_MESSAGE_SIZE } from '../framing/decoder.js';
 import type { RetryPolicy } from '../retry.js';
 import type { HttpAnswer } from './http-request.js';
 import { SseParser } from './sse.js';
@@ -21,6 +22,8 @@ export interface ResumeHost {
   deliver(message: unknown): void;
   /** These requests will get no answer on this stream. */
   failed(ids: JsonRpcId[], why: string): void;
+  /** The largest SSE event kept while it arrives, in characters (256 MiB). */
+  readonly maxEventSize?: number;
 }
 
 /**
@@ -39,6 +42,9 @@ export async function readResumable(
   let attempts = 0;
   let current: HttpAnswer | undefined = response;
   let controller: AbortController | undefined;
+  const limit = host.maxEventSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  /** Why the stream was given up: an event that never ended (kept, it would have been kept whole). */
+  let oversize: string | undefined;
   while (current) {
     let progressed = false;
     try {
@@ -55,6 +61,10 @@ export async function readResumable(
           if (c.kind === 'response' && c.message.id !== null) awaiting.delete(c.message.id);
           host.deliver(message);
         }
+        if (parser.pending > limit) {
+          oversize = `an SSE event from the server exceeds ${limit} bytes before its end`;
+          break;
+        }
       }
     } catch {
       // A broken connection: resumed below if anything is still awaited.
@@ -62,6 +72,11 @@ export async function readResumable(
     if (controller) host.track(controller, false);
     current = undefined;
     if (host.stopped()) break;
+    // Not resumed: the server would send it again.
+    if (oversize) {
+      host.failed([...awaiting], oversize);
+      return;
+    }
     if (!persistent && (awaiting.size === 0 || lastEventId === undefined)) break;
     // Attempts count in a row those that brought nothing: a server that ends the stream after each event
     // (polling, as 2025-11-25 allows) was followed for a few events only.
