@@ -395,3 +395,60 @@ describe('an event store that fails (Redis gone in the middle)', { timeout: 30_0
     }
   });
 });
+
+describe("an instance's copy of an idle session", { timeout: 30_000 }, () => {
+  it('is let go after localCopyIdle while the session lives on in the store: the next request makes a new copy', async () => {
+    const sessions = new InMemorySessionStore();
+    const hub = new InMemoryBusHub();
+    const server = new McpServer({ name: 'copies', version: '1' });
+    server.tool({ name: 'hello', description: 'Says hello' }, () => ({
+      content: [{ type: 'text', text: 'hello' }],
+    }));
+    const listener = await server.serveHttp({
+      fleet: { sessions, bus: hub.join(), localCopyIdle: 20 },
+      eventStore: new InMemoryEventStore(),
+    });
+    try {
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        fetch(listener.url, {
+          method: 'POST',
+          headers: { ...HEADERS, ...headers },
+          body: JSON.stringify(body),
+        });
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      const session = init.headers.get('mcp-session-id');
+      assert.ok(session);
+      await init.text();
+      const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-06-18' };
+      assert.equal(
+        (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status,
+        202,
+      );
+      await eventuallyTrue(() => !listener.handler.sessions.has(session), 'the idle copy being let go');
+      assert.ok(await sessions.get(session, 60_000), 'the session is still in the store');
+      const call = await post(
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hello' } },
+        headers,
+      );
+      assert.equal(call.status, 200);
+      assert.match(await call.text(), /"text":"hello"/);
+      assert.ok(listener.handler.sessions.has(session), 'a new copy serves it');
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
+/** Resolves once `done()` holds, checking after each turn of the event loop; fails after 5 s. */
+async function eventuallyTrue(done: () => boolean, what: string): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > 5000) assert.fail(`${what} did not happen within 5000 ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -426,6 +426,15 @@ export class HttpSessionTransport implements Transport {
     this.finish({ message: 'closed' });
   }
 
+  /**
+   * Fleet: this instance lets its copy of an idle session go. The session lives on in the shared store,
+   * its streams stay resumable on any instance, and the next request for it here makes a new copy.
+   */
+  release(reason: CloseReason): void {
+    this.storedStreams = undefined;
+    this.finish(reason);
+  }
+
   /** The client ended the session (DELETE) or the server is shutting down. */
   finish(reason: CloseReason): void {
     if (this.closeReason) return;
