@@ -2,6 +2,7 @@
 
 import type { Progress, RequestOptions } from '../jsonrpc/connection.js';
 import type { Task } from '../protocol/tasks/task.js';
+import type { ClientCapabilities } from '../protocol/types.js';
 
 export interface CallOptions extends Omit<RequestOptions, 'onProgress' | 'transport' | 'cancellation'> {
   onProgress?: (progress: Progress) => void;
@@ -13,6 +14,16 @@ export interface CallOptions extends Omit<RequestOptions, 'onProgress' | 'transp
   task?: boolean;
   /** Told every state of the task the call became: status, message, progress, input requests. */
   onTaskStatus?: (task: Task) => void;
+  /**
+   * 2026-07-28: the capabilities this request declares, in place of the client's own (a proxy declares its
+   * caller's, so that the server asks only for what that caller can answer).
+   */
+  capabilities?: ClientCapabilities;
+  /**
+   * 2026-07-28: an input_required or task result is returned as it came, not answered or followed (a proxy
+   * hands it to its own caller, who answers it and sends the request again).
+   */
+  passThrough?: boolean;
 }
 
 export type ListName = 'tools' | 'resources' | 'prompts';

@@ -34,6 +34,7 @@ import { BackLink } from './back-link.js';
 import { forwardClientNotification } from './client-notifications.js';
 import { noFilters, originalName, passes, type ServerFilters, shownName } from './filters.js';
 import { forwardCall } from './forward-call.js';
+import { ToolMarks } from './tool-marks.js';
 
 const SEPARATOR = '__';
 const WRAPPED = 'gateway://';
@@ -53,6 +54,10 @@ interface Listed<T> {
 }
 
 export class Aggregator implements ServerDefinition {
+  /** 2026-07-28 input rounds and tasks of a back go to the caller as they are (forward-call.ts). */
+  readonly forwardsInput = true;
+  /** The listed tools' x-mcp-header marks, for the HTTP front to check Mcp-Param-* headers by. */
+  readonly toolMarks = new ToolMarks();
   readonly instructions: string | undefined = undefined;
   /** Routes the servers' own requests to the front request in flight, and their notifications to all. */
   readonly link = new BackLink();
@@ -197,6 +202,7 @@ export class Aggregator implements ServerDefinition {
         ...item,
         name: this.qualify(server, shownName(this.filtersOf(server).tools, item.name)),
       }));
+    this.toolMarks.learn(tools);
     return this.page(tools, params, 'tools', Method.ToolsList);
   }
 

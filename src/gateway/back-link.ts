@@ -140,10 +140,17 @@ export class BackLink {
       try {
         return (await askThrough(current.context, method, params)) as T;
       } catch (error) {
-        if (!(error instanceof InputRequired)) throw error;
+        // A 2026-07-28 caller that did not declare what its call asks for is told so (-32021), not the back
+        // server. Not for roots: a handshake server asks for them of its own accord (after initialized),
+        // not for the call in flight, which must not end for it.
+        const missing =
+          method !== Method.RootsList &&
+          error instanceof JsonRpcError &&
+          error.code === ErrorCode.MissingRequiredClientCapability;
+        if (!(error instanceof InputRequired) && !missing) throw error;
         // The front speaks 2026-07-28: its request ends with input_required and comes back with the
         // answer. The back's call is cancelled meanwhile, and runs again then.
-        current.interrupt(error);
+        current.interrupt(error as Error);
         throw new JsonRpcError(
           ErrorCode.InternalError,
           'the client is asked through an input_required round; this call is cancelled and sent again',

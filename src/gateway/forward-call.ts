@@ -65,7 +65,15 @@ export async function forwardCall(
     // What the back server asks on this call's behalf comes back with it (BackLink).
     tag: entry,
   };
-  const { params: sent, wantsProgress } = forwardedParams(params);
+  // A 2026-07-28 front before a 2026-07-28 back hands the back's input rounds and tasks to its caller as
+  // they are (the back's own keys, every request of a round together) and declares the caller's own
+  // capabilities, so that the back asks only for what the caller can answer, and says so (-32021) if not.
+  const passRounds = !options.handshakeFront && client.era === 'stateless';
+  if (passRounds) {
+    call.passThrough = true;
+    call.capabilities = context.clientCapabilities;
+  }
+  const { params: sent, wantsProgress } = forwardedParams(params, passRounds);
   if (wantsProgress) call.onProgress = (p) => context.progress(p.progress, p.total, p.message);
   try {
     const request = client.request<Record<string, unknown>>(method, sent, call);

@@ -22,6 +22,7 @@ import type { Implementation, LoggingLevel, ServerCapabilities } from '../protoc
 import { BackLink } from './back-link.js';
 import { forwardClientNotification } from './client-notifications.js';
 import { forwardCall } from './forward-call.js';
+import { ToolMarks } from './tool-marks.js';
 
 /** A back server as the proxy holds it: its client, and the link that routes what it sends. */
 export interface Back {
@@ -55,6 +56,10 @@ export interface ForwarderOptions {
 const DEFAULT_INFO: Implementation = { name: 'mcpwire-proxy', version: '0.0.0' };
 
 export class Forwarder implements ServerDefinition {
+  /** 2026-07-28 input rounds and tasks of the back go to the caller as they are (forward-call.ts). */
+  readonly forwardsInput = true;
+  /** The back's tools' x-mcp-header marks, for the HTTP front to check Mcp-Param-* headers by. */
+  readonly toolMarks = new ToolMarks();
   private described: SessionDescription | undefined;
   private readonly sessionBacks = new WeakMap<Session, Back>();
   /** Sessions that ended: one whose server was still starting then must not keep that server. */
@@ -91,8 +96,15 @@ export class Forwarder implements ServerDefinition {
   async describe(): Promise<SessionDescription> {
     const { client } = await this.shared();
     this.described = describe(client);
+    // Known before the first call, so that its Mcp-Param-* headers are checked even without a list first.
+    if (client.serverCapabilities?.tools && !this.toolsListed) {
+      this.toolsListed = true;
+      this.toolMarks.learn(await client.listAllTools().catch(() => []));
+    }
     return this.described;
   }
+
+  private toolsListed = false;
 
   async openSession(session: Session, request: OpeningRequest): Promise<SessionDescription> {
     this.fronts.delete(session as ServerSession);
@@ -216,12 +228,14 @@ export class Forwarder implements ServerDefinition {
     session: Session,
   ): Promise<Record<string, unknown>> {
     const { client, link } = await this.backOf(session);
-    return forwardCall(client, link, method, params, context, {
+    const result = await forwardCall(client, link, method, params, context, {
       timeout: this.options.timeout ?? 3_600_000,
       label: 'the server behind the proxy',
       handshakeFront: session.protocolVersion !== undefined,
       owner: session,
     });
+    if (method === Method.ToolsList) this.toolMarks.learn(result.tools);
+    return result;
   }
 }
 

@@ -96,7 +96,10 @@ export async function openGateway(config: GatewayConfig, options: GatewayOptions
 
 /** The gateway over Streamable HTTP (127.0.0.1 and serveHttp's limits unless told otherwise). */
 export async function serveGatewayHttp(gateway: Gateway, listen: ListenOptions = {}) {
-  return listenHttp((transport) => void gateway.connect(transport), withFrontDefaults(listen));
+  return listenHttp(
+    (transport) => void gateway.connect(transport),
+    withFrontDefaults({ paramHeaders: gateway.aggregator.toolMarks.of, ...listen }),
+  );
 }
 
 /** The gateway on this process's stdio; resolves once stdin has ended. */

@@ -42,11 +42,14 @@ export async function proxyHttp(options: ProxyOptions, listen: ListenOptions = {
     await backs.close();
     throw error;
   }
-  const listener = await listenHttp((transport: Transport) => {
-    const session = new ServerSession(transport, forwarder, { timeout: options.askTimeout ?? 600_000 });
-    forwarder.attach(session);
-    session.start();
-  }, withFrontDefaults(listen));
+  const listener = await listenHttp(
+    (transport: Transport) => {
+      const session = new ServerSession(transport, forwarder, { timeout: options.askTimeout ?? 600_000 });
+      forwarder.attach(session);
+      session.start();
+    },
+    withFrontDefaults({ paramHeaders: forwarder.toolMarks.of, ...listen }),
+  );
   return {
     url: listener.url,
     close: async () => {

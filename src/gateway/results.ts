@@ -13,14 +13,26 @@ const ENVELOPE_KEYS = new Set<string>([
   'progressToken',
 ]);
 
+/** What answers a 2026-07-28 input round: the back's when its round is handed on, the front's otherwise. */
+const ROUND_KEYS = ['inputResponses', 'requestState'] as const;
+
 /**
  * The params to send on: without the front's envelope and progress token (the back client adds its own),
- * everything else (cursors, arguments, the rest of `_meta`) as it came.
+ * everything else (cursors, arguments, the rest of `_meta`) as it came. An input round's answers go on
+ * only when the back's rounds are handed through (`passRounds`); otherwise they were the front's own.
  */
-export function forwardedParams(params: Record<string, unknown>): {
+export function forwardedParams(
+  input: Record<string, unknown>,
+  passRounds = false,
+): {
   params: Record<string, unknown>;
   wantsProgress: boolean;
 } {
+  let params = input;
+  if (!passRounds && ROUND_KEYS.some((key) => key in params)) {
+    params = { ...params };
+    for (const key of ROUND_KEYS) delete params[key];
+  }
   const meta = params._meta;
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
     return { params, wantsProgress: false };

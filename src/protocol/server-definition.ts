@@ -49,6 +49,13 @@ export interface ServerDefinition {
   handler(method: string): ServerRequestHandler | undefined;
   /** The tasks extension's manager, when the server runs tasks (tasks/get, tasks/update, tasks/cancel). */
   readonly tasks?: TaskManager | undefined;
+  /**
+   * 2026-07-28: the server hands input rounds and tasks on to another server (a proxy). Its handlers see
+   * `inputResponses` and `requestState` as they came, the request state is opened only when a handler asks
+   * something itself (it may be another server's), and tasks/get, tasks/update and tasks/cancel go to its
+   * handlers when it runs no tasks of its own.
+   */
+  readonly forwardsInput?: boolean;
   sessionClosed?(session: Session): void;
   /**
    * Called at initialize, before it is answered, by a server that prepares something per session (a

@@ -1,7 +1,8 @@
 // What the conformance suite 0.2 has beyond its two requirement sets (server-0.2 and client-0.2 run
 // those, tasks.test.ts the task scenarios): the earlier revisions, 2025-06-18 and 2025-03-26, each at its
 // own wire version (`--spec-version`); the skills extension's scenarios (SEP-2640, sep-2640-*), which no
-// set lists; and the 2025-11-25 server set with the server on stdio, behind `mcpwire proxy`. Every check
+// set lists; and the 2025-11-25 and 2026-07-28 server sets with the server on stdio, behind `mcpwire proxy`
+// (the 2026-07-28 one with its task scenarios: the proxy hands the tasks extension on). Every check
 // passes or is SKIPPED (it does not apply: mcpwire offers no skills extension, so the suite skips those
 // checks, and they would fail here the day a server declared it wrongly). Client checks may fail only as
 // authorization entries of expected-failures.json ("client-0.2"), which client-0.2.test.ts keeps honest.
@@ -64,6 +65,13 @@ const RUNS: Run[] = [
     target: 'stdio',
     args: ['--requirements', '2025-11-25'],
     atLeast: 30,
+  },
+  {
+    name: 'server 2026-07-28 on stdio (behind mcpwire proxy)',
+    side: 'server',
+    target: 'stdio',
+    args: ['--requirements', '2026-07-28'],
+    atLeast: 40,
   },
   {
     name: 'client 2025-06-18',

@@ -115,6 +115,7 @@ export class StatelessEra implements ClientEra {
     let current = params ?? {};
     for (let round = 0; ; round++) {
       const result = await this.request<Record<string, unknown>>(method, current, options);
+      if (options.passThrough) return result as T;
       if (result?.resultType === 'task') return (await this.followTask(method, result, options)) as T;
       // A result without resultType is complete: servers of earlier drafts leave it out.
       if (result?.resultType !== 'input_required') return result as T;
@@ -205,8 +206,8 @@ export class StatelessEra implements ClientEra {
     options: CallOptions,
     retried = false,
   ): Promise<T> {
-    let capabilities: ClientCapabilities = this.answers.capabilities();
-    if (this.declaresTasks(options) || TASK_METHODS.has(method)) {
+    let capabilities: ClientCapabilities = options.capabilities ?? this.answers.capabilities();
+    if (options.capabilities === undefined && (this.declaresTasks(options) || TASK_METHODS.has(method))) {
       capabilities = {
         ...capabilities,
         extensions: { ...capabilities.extensions, [Extension.Tasks]: {} },

@@ -50,7 +50,9 @@ export class StatelessEra implements ServerEra {
         return this.discover(this.host.server.describe ? await this.host.server.describe() : undefined);
       }
       if (method === Method.SubscriptionsListen) return await this.host.subscriptions.listen(own, ctx);
-      if (TASK_METHODS.has(method)) return await this.task(method, own, ctx);
+      if (TASK_METHODS.has(method) && !(this.host.server.forwardsInput && !this.host.server.tasks)) {
+        return await this.task(method, own, ctx);
+      }
       if (REMOVED_METHODS.has(method)) {
         throw new JsonRpcError(
           ErrorCode.MethodNotFound,
@@ -74,10 +76,16 @@ export class StatelessEra implements ServerEra {
     const handler = server.handler(method);
     if (!handler) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 
-    const answers = {
-      ...this.host.requestState.open(method, params, params.requestState),
-      ...inputResponsesOf(params),
-    };
+    // A server that forwards input rounds opens the state only when it asks something itself: the state
+    // and answers it is sent may be for the server behind it.
+    const forwards = server.forwardsInput === true;
+    let opened: Record<string, unknown> | undefined;
+    const answersOf = () =>
+      (opened ??= {
+        ...this.host.requestState.open(method, params, params.requestState),
+        ...inputResponsesOf(params),
+      });
+    const answers = forwards ? undefined : answersOf();
     let asked = 0;
     /** The answers the handler took this round: the only ones the next state carries on. */
     const used: Record<string, unknown> = {};
@@ -133,9 +141,15 @@ export class StatelessEra implements ServerEra {
       ask: <T>(askMethod: string, askParams: unknown, options?: AskOptions) => {
         // Unnamed asks are keyed by order: the same handler code asks in the same order on every round.
         const key = options?.key ?? `${askMethod}#${++asked}`;
-        if (key in answers) {
-          used[key] = answers[key];
-          return Promise.resolve(answers[key] as T);
+        let known: Record<string, unknown>;
+        try {
+          known = answers ?? answersOf();
+        } catch (error) {
+          return Promise.reject(error);
+        }
+        if (key in known) {
+          used[key] = known[key];
+          return Promise.resolve(known[key] as T);
         }
         // Every ask still unanswered when the handler gives up goes out together, so a handler that asks
         // several questions at once gets all their answers in one round.
@@ -151,7 +165,7 @@ export class StatelessEra implements ServerEra {
     });
     let result: Record<string, unknown>;
     try {
-      result = await handler(withoutInputKeys(params), context, session);
+      result = await handler(forwards ? params : withoutInputKeys(params), context, session);
     } catch (error) {
       if (error instanceof InputRequired) {
         return encodeStatelessResult(
