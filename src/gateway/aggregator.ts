@@ -11,6 +11,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams } from '../protocol/errors.js';
+import { Extension, extensionsOf } from '../protocol/extensions.js';
 import { Method } from '../protocol/methods.js';
 import { paginate } from '../protocol/pagination.js';
 import type {
@@ -52,6 +53,9 @@ interface Listed<T> {
   server: string;
   item: T;
 }
+
+/** How many task ids the gateway remembers the server of. */
+const MAX_TASKS = 10_000;
 
 export class Aggregator implements ServerDefinition {
   /** 2026-07-28 input rounds and tasks of a back go to the caller as they are (forward-call.ts). */
@@ -95,14 +99,24 @@ export class Aggregator implements ServerDefinition {
   }
 
   capabilities(): ServerCapabilities {
-    return {
+    const capabilities: ServerCapabilities = {
       logging: {},
       completions: {},
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
     };
+    // The tasks extension, when a server offers it: its tasks are handed through (forwardsInput) and
+    // tasks/* go to the server that made the task (taskServers).
+    const tasks = this.ready()
+      .map(({ client }) => extensionsOf(client.serverCapabilities)[Extension.Tasks])
+      .find((settings) => settings !== undefined);
+    if (tasks !== undefined) capabilities.extensions = { [Extension.Tasks]: tasks };
+    return capabilities;
   }
+
+  /** Which server made each task that went through (task id to server), the oldest forgotten first. */
+  private readonly taskServers = new Map<string, string>();
 
   loggingLevelChanged(_session: Session, level: LoggingLevel): void {
     for (const { client } of this.ready()) client.setLoggingLevel(level).catch(() => {});
@@ -152,6 +166,10 @@ export class Aggregator implements ServerDefinition {
         };
       case Method.CompletionComplete:
         return (params, context, session) => this.complete(params, context, session);
+      case Method.TasksGet:
+      case Method.TasksUpdate:
+      case Method.TasksCancel:
+        return (params, context, session) => this.task(method, params, context, session);
       default:
         return undefined;
     }
@@ -312,7 +330,7 @@ export class Aggregator implements ServerDefinition {
     throw invalidParams(`Unknown resource: ${uri} (no server of this gateway lists it)`, { uri });
   }
 
-  private forward(
+  private async forward(
     server: string,
     client: McpClient,
     method: string,
@@ -320,12 +338,41 @@ export class Aggregator implements ServerDefinition {
     context: RequestContext,
     session: Session,
   ): Promise<Record<string, unknown>> {
-    return forwardCall(client, this.link, method, params, context, {
+    const result = await forwardCall(client, this.link, method, params, context, {
       timeout: this.options.timeout ?? 3_600_000,
       label: `server "${server}"`,
       handshakeFront: session.protocolVersion !== undefined,
       owner: session,
     });
+    if (result.resultType === 'task' && typeof result.taskId === 'string') {
+      this.taskServers.delete(result.taskId);
+      this.taskServers.set(result.taskId, server);
+      if (this.taskServers.size > MAX_TASKS) {
+        this.taskServers.delete(this.taskServers.keys().next().value!);
+      }
+    }
+    return result;
+  }
+
+  /** tasks/get, tasks/update and tasks/cancel: to the server whose task it is. */
+  private async task(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    session: Session,
+  ): Promise<Record<string, unknown>> {
+    if (!(Extension.Tasks in extensionsOf(context.clientCapabilities))) {
+      throw new JsonRpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `"${method}" needs the "${Extension.Tasks}" extension declared in the request's client capabilities`,
+        { requiredCapabilities: { extensions: { [Extension.Tasks]: {} } } },
+      );
+    }
+    const server = typeof params.taskId === 'string' ? this.taskServers.get(params.taskId) : undefined;
+    if (server === undefined) {
+      throw invalidParams(`Invalid params: no task "${String(params.taskId)}" went through this gateway`);
+    }
+    return this.forward(server, this.clientOf(server), method, params, context, session);
   }
 
   private callNamed(

@@ -2,14 +2,16 @@
 // those, tasks.test.ts the task scenarios): the earlier revisions, 2025-06-18 and 2025-03-26, each at its
 // own wire version (`--spec-version`); the skills extension's scenarios (SEP-2640, sep-2640-*), which no
 // set lists; and the 2025-11-25 and 2026-07-28 server sets with the server on stdio, behind `mcpwire proxy`
-// (the 2026-07-28 one with its task scenarios: the proxy hands the tasks extension on). Every check
+// (the 2026-07-28 one with its task scenarios, behind `mcpwire gateway` as well: both hand the tasks
+// extension on). Every check
 // passes or is SKIPPED (it does not apply: mcpwire offers no skills extension, so the suite skips those
 // checks, and they would fail here the day a server declared it wrongly). Client checks may fail only as
 // authorization entries of expected-failures.json ("client-0.2"), which client-0.2.test.ts keeps honest.
 
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -31,8 +33,8 @@ const expected = JSON.parse(
 interface Run {
   name: string;
   side: 'server' | 'client';
-  /** The server scenarios' target: serve everything over HTTP, or on stdio behind the proxy. */
-  target?: 'http' | 'stdio';
+  /** The server scenarios' target: serve everything over HTTP, or on stdio behind the proxy or a gateway. */
+  target?: 'http' | 'stdio' | 'gateway';
   args: string[];
   /** Fewer scenarios than this means the run did not happen as meant. */
   atLeast: number;
@@ -74,6 +76,13 @@ const RUNS: Run[] = [
     atLeast: 40,
   },
   {
+    name: 'server 2026-07-28 on stdio (behind mcpwire gateway)',
+    side: 'server',
+    target: 'gateway',
+    args: ['--requirements', '2026-07-28'],
+    atLeast: 40,
+  },
+  {
     name: 'client 2025-06-18',
     side: 'client',
     args: ['--suite', 'all', '--spec-version', '2025-06-18'],
@@ -108,15 +117,21 @@ function start(args: string[]): Promise<{ child: ChildProcess; url: string }> {
 }
 
 describe('conformance 0.2: the revisions and scenarios outside the requirement sets', () => {
-  const targets: Record<'http' | 'stdio', { child: ChildProcess; url: string } | undefined> = {
+  const targets: Record<'http' | 'stdio' | 'gateway', { child: ChildProcess; url: string } | undefined> = {
     http: undefined,
     stdio: undefined,
+    gateway: undefined,
   };
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-more-'));
   const results = new Map<string, ScenarioResult[]>();
 
   before(async () => {
     targets.http = await start(['serve', 'everything', '--http', '0']);
     targets.stdio = await start(['proxy', '--http', '0', '--', process.execPath, BIN, 'serve', 'everything']);
+    const config = path.join(dir, 'servers.json');
+    const everything = { command: process.execPath, args: [BIN, 'serve', 'everything'], prefix: false };
+    writeFileSync(config, JSON.stringify({ mcpServers: { everything } }));
+    targets.gateway = await start(['gateway', config, '--http', '0']);
     const client = `${process.execPath} ${path.join(repoRoot, 'test', 'conformance', 'client.mjs')}`;
     const saved: Array<ScenarioResult & { run: string }> = [];
     for (const run of RUNS) {
@@ -132,6 +147,8 @@ describe('conformance 0.2: the revisions and scenarios outside the requirement s
   after(() => {
     targets.http?.child.kill();
     targets.stdio?.child.kill();
+    targets.gateway?.child.kill();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   for (const run of RUNS) {

@@ -4,18 +4,23 @@
 // client's own capabilities on each request, so a client that did not declare what a tool asks for gets
 // -32021 naming it, not a question (the shared back once declared every capability on everyone's behalf).
 // And the front checks a tools/call's Mcp-Param-* headers against the back tool's x-mcp-header marks, as
-// the server itself does over HTTP (behind the proxy it is on stdio, where there are no headers).
+// the server itself does over HTTP (behind the proxy it is on stdio, where there are no headers). A
+// gateway hands a server's tasks through too, and sends tasks/get to the server whose task it is.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpClient } from '../../src/client/client.js';
+import { parseFilters } from '../../src/gateway/filters.js';
+import { type Gateway, openGateway, serveGatewayHttp } from '../../src/gateway/gateway.js';
 import { type HttpProxy, proxyHttp } from '../../src/gateway/proxy.js';
+import { parseConfig } from '../../src/host/config.js';
 import { ErrorCode } from '../../src/jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server/server.js';
 import { HttpClientTransport } from '../../src/transport/http/client-transport.js';
+import type { HttpListener } from '../../src/transport/http/listen.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
-import { textOf } from '../support/peers.js';
+import { BIN, REPO_ROOT, textOf } from '../support/peers.js';
 
 function backServer(): McpServer {
   const server = new McpServer({ name: 'rounds', version: '1.0.0' });
@@ -201,6 +206,42 @@ describe('proxy: Mcp-Param-* headers of a 2026-07-28 tools/call', () => {
     try {
       await caller.listTools();
       assert.equal(textOf(await caller.callTool('in_region', { region: 'ap-south1' })), 'ap-south1');
+    } finally {
+      await caller.close();
+    }
+  });
+});
+
+describe('gateway: the tasks of a 2026-07-28 server', () => {
+  let gateway: Gateway;
+  let front: HttpListener;
+  before(async () => {
+    const json = {
+      mcpServers: { everything: { command: process.execPath, args: [BIN, 'serve', 'everything'] } },
+    };
+    gateway = await openGateway(
+      { host: parseConfig(json, process.env, REPO_ROOT), filters: parseFilters(json, 'test') },
+      { info: { name: 'gw', version: '1.0.0' } },
+    );
+    front = await serveGatewayHttp(gateway);
+  });
+  after(async () => {
+    await front?.close();
+    await gateway?.close();
+  });
+
+  it('a call that becomes a task is followed to its end through the gateway; an unknown task is -32602', async () => {
+    const caller = new McpClient({ name: 'caller', version: '1.0.0', era: 'stateless', timeout: 30_000 });
+    await caller.connect(new HttpClientTransport(front.url), { timeout: 30_000 });
+    try {
+      const started = await caller.startToolTask('everything__long_task', { steps: 2, stepMs: 10 });
+      assert.equal(started.resultType, 'task');
+      const done = await caller.waitForTask((started as { taskId: string }).taskId);
+      assert.equal(done.isError ?? false, false);
+      await assert.rejects(
+        caller.request('tasks/get', { taskId: 'no-such-task' }, { task: true }),
+        (error: unknown) => error instanceof JsonRpcError && error.code === ErrorCode.InvalidParams,
+      );
     } finally {
       await caller.close();
     }
