@@ -27,6 +27,18 @@ export class CapabilityError extends JsonRpcError {
   }
 }
 
+/**
+ * The -32021 of the stateless revision and of tasks: `method` needs `capability`, which `declarer` (the
+ * request, or the request that started a task) did not declare.
+ */
+export function missingCapabilityError(capability: string, method: string, declarer: string): JsonRpcError {
+  return new JsonRpcError(
+    ErrorCode.MissingRequiredClientCapability,
+    `"${method}" needs the client capability "${capability}", which ${declarer} did not declare`,
+    { requiredCapabilities: requiredCapabilities(capability) },
+  );
+}
+
 /** `elicitation.url` → `{ elicitation: { url: {} } }`. */
 function requiredCapabilities(capability: string): Record<string, unknown> {
   const [head, ...rest] = capability.split('.');

@@ -7,7 +7,7 @@ import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/c
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import type { AskOptions, TaskStarter } from '../context.js';
-import { invalidParams, ToolInputError } from '../errors.js';
+import { invalidParams, missingCapabilityError, ToolInputError } from '../errors.js';
 import { Extension, type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
@@ -157,11 +157,7 @@ export class StatelessEra implements ServerEra {
         return Promise.reject(new InputRequired(key, { method: askMethod, params: askParams }));
       },
       missingCapability: (capability, askMethod) =>
-        new JsonRpcError(
-          ErrorCode.MissingRequiredClientCapability,
-          `"${askMethod}" needs the client capability "${capability}", which this request does not declare`,
-          { requiredCapabilities: { [capability.split('.')[0]!]: {} } },
-        ),
+        missingCapabilityError(capability, askMethod, 'this request'),
     });
     let result: Record<string, unknown>;
     try {

@@ -10,7 +10,7 @@ import type { JsonRpcId } from '../../jsonrpc/messages.js';
 import type { AuthInfo } from '../../jsonrpc/transport.js';
 import { nodeCrypto } from '../../transport/platform/builtins.js';
 import type { RequestContext } from '../context.js';
-import { invalidParams } from '../errors.js';
+import { invalidParams, missingCapabilityError } from '../errors.js';
 import type { Extensions } from '../extensions.js';
 import { buildContext } from '../request-context.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
@@ -183,11 +183,7 @@ export class TaskManager {
       log: () => {},
       ask: <T>(method: string, params: unknown) => this.ask<T>(live, method, params),
       missingCapability: (capability, method) =>
-        new JsonRpcError(
-          ErrorCode.MissingRequiredClientCapability,
-          `"${method}" needs the client capability "${capability}", which the request that started this task did not declare`,
-          { requiredCapabilities: { [capability.split('.')[0]!]: {} } },
-        ),
+        missingCapabilityError(capability, method, 'the request that started this task'),
     });
     try {
       const result = await work(context);
