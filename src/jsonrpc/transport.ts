@@ -113,8 +113,11 @@ export interface SendOptions {
 export interface SessionPersistence {
   /** The state stored when this transport was made (another instance may have served the session before). */
   readonly initial: Record<string, unknown> | undefined;
-  /** Called with the stored state each time the transport read it anew, before the message it came with. */
-  onRefresh(listener: (state: Record<string, unknown>) => void): void;
+  /**
+   * The protocol's session that keeps its state here, told of what changes under it. One object rather than
+   * a listener per event: an idle session's copy on each instance of a fleet is paid for in heap (issue 18).
+   */
+  attach(owner: PersistedSession): void;
   /** Stores the state; what is sent after this call waits until it is stored. */
   save(state: Record<string, unknown>): void;
   /**
@@ -122,8 +125,14 @@ export interface SessionPersistence {
    * session (the one holding its GET stream) answers events that every instance hears.
    */
   home(): boolean;
-  /** Called each time `home()` may have changed (this instance took the GET stream, or another did). */
-  onHomeChange?(listener: () => void): void;
+}
+
+/** The protocol's side of SessionPersistence. */
+export interface PersistedSession {
+  /** The stored state, read anew by the transport, before the message it came with. */
+  restore(state: Record<string, unknown>): void;
+  /** `home()` may have changed (this instance took the GET stream, or another did). */
+  homeChanged(): void;
 }
 
 export interface Transport {

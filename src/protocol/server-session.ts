@@ -9,7 +9,7 @@ import {
   type RequestContext as ConnectionRequestContext,
 } from '../jsonrpc/connection.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
-import type { SessionPersistence, Transport } from '../jsonrpc/transport.js';
+import type { PersistedSession, SessionPersistence, Transport } from '../jsonrpc/transport.js';
 import type { EraHost } from './eras/era.js';
 import { HandshakeEra } from './eras/handshake.js';
 import { StatelessEra } from './eras/stateless.js';
@@ -31,7 +31,10 @@ export interface ServerSessionOptions {
   requestState?: RequestStateSeal;
 }
 
-export class ServerSession implements Session, EraHost {
+/** The default cache hints, one object for every session (never written). */
+const NO_CACHE: CacheHints = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
+
+export class ServerSession implements Session, EraHost, PersistedSession {
   readonly connection: Connection;
   readonly cacheHints: CacheHints;
   private seal: RequestStateSeal | undefined;
@@ -61,7 +64,7 @@ export class ServerSession implements Session, EraHost {
     readonly server: ServerDefinition,
     options: ServerSessionOptions = {},
   ) {
-    this.cacheHints = options.cache ?? { ttlMs: 0, cacheScope: 'private' };
+    this.cacheHints = options.cache ?? NO_CACHE;
     this.seal = options.requestState;
     this.connection = new Connection(transport, {
       timeout: options.timeout,
@@ -73,9 +76,8 @@ export class ServerSession implements Session, EraHost {
     this.persistence = transport.persistence;
     // A copy of a fleet's session counts its subscriptions only while it is the one that delivers them.
     this.subscriptions.setHandshakeActive(this.home);
-    this.persistence?.onHomeChange?.(() => this.subscriptions.setHandshakeActive(this.home));
     if (this.persistence?.initial) this.restore(this.persistence.initial);
-    this.persistence?.onRefresh((state) => this.restore(state));
+    this.persistence?.attach(this);
     // Everything goes through the two fallbacks, none by name: the connection then keeps no handler maps,
     // which an idle HTTP session would pay for (issue 21).
     this.connection.onOtherRequest((params, ctx) =>
@@ -103,7 +105,13 @@ export class ServerSession implements Session, EraHost {
     this.persistence?.save({ ...this.handshake.snapshot(), uris: this.subscriptions.handshakeList() });
   }
 
-  private restore(state: Record<string, unknown>): void {
+  /** SessionPersistence: this instance took the session's GET stream, or another did. */
+  homeChanged(): void {
+    this.subscriptions.setHandshakeActive(this.home);
+  }
+
+  /** SessionPersistence: the state as the store holds it (another instance may have changed it). */
+  restore(state: Record<string, unknown>): void {
     this.handshake.restore(state);
     const uris = Array.isArray(state.uris)
       ? state.uris.filter((u): u is string => typeof u === 'string')

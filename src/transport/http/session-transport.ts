@@ -24,6 +24,7 @@ import {
 } from '../../jsonrpc/messages.js';
 import type {
   MessageInfo,
+  PersistedSession,
   SendOptions,
   SessionPersistence,
   Transport,
@@ -115,55 +116,62 @@ export class HttpSessionTransport implements Transport {
   /** When the client last sent anything (for the endpoint's idle expiry), on performance.now(). */
   lastActivity = performance.now();
   readonly persistence: SessionPersistence | undefined;
-  private refreshListener: ((state: Record<string, unknown>) => void) | undefined;
-  /** Fleet: told when this instance takes the session's GET stream or gives it up. */
-  private homeListener: (() => void) | undefined;
   /** The last state save in a fleet: what is sent after it waits for it. */
   private saving: Promise<void> = SAVED;
   /** Fleet: requests this instance sent to the client, by the id they carry on the wire. */
-  private readonly sentRequests: Map<string, JsonRpcId>;
+  private sentRequests: Map<string, JsonRpcId> = NO_SENT_REQUESTS;
   private sentCounter = 0;
   /** Fleet: where messages for the GET stream go while another instance holds it. */
   private remoteStandalone: Stream | undefined;
   /** Fleet: what to undo when the session ends (subscriptions, resumed streams of other instances). */
-  private readonly cleanups: Set<() => void>;
+  private cleanups: Set<() => void> = NO_CLEANUPS;
 
   constructor(readonly options: SessionTransportOptions) {
     this.standaloneId = `${options.sessionId}-standalone`;
     const { fleet, initialState, oneShot } = options;
     // Off a fleet nothing is ever added to these (only fleet code does): one empty pair for all sessions.
-    this.sentRequests = fleet ? new Map() : NO_SENT_REQUESTS;
-    this.cleanups = fleet ? new Set() : NO_CLEANUPS;
-    if (fleet) {
-      this.persistence = {
-        initial: initialState,
-        onRefresh: (listener) => {
-          this.refreshListener = listener;
-        },
-        save: (state) => {
-          this.saving = fleet.store
-            .update(this.sessionId, state, fleet.ttlMs)
-            // The copies of the session on other instances take it up at once (the one holding the
-            // GET stream must know a subscription made elsewhere).
-            .then(() =>
-              this.publish(channels.fleet, { t: 'state', s: this.sessionId, i: fleet.bus.instanceId, state }),
-            )
-            // A store that failed leaves the other instances with the older state; the answer still goes.
-            .catch(() => undefined);
-        },
-        home: () => this.streams.has(this.standaloneId),
-        onHomeChange: (listener) => {
-          this.homeListener = listener;
-        },
-      };
-    } else if (oneShot) {
-      this.persistence = { initial: initialState, onRefresh: () => {}, save: () => {}, home: () => false };
-    }
+    if (fleet) this.persistence = new FleetPersistence(this, initialState);
+    else if (oneShot) this.persistence = new FixedPersistence(initialState);
+  }
+
+  /** Fleet: stores the session's state and tells the session's copies on other instances. */
+  saveState(state: Record<string, unknown>): void {
+    const fleet = this.options.fleet!;
+    const saving: Promise<void> = fleet.store
+      .update(this.sessionId, state, fleet.ttlMs)
+      // The copies of the session on other instances take it up at once (the one holding the
+      // GET stream must know a subscription made elsewhere).
+      .then(() =>
+        this.publish(channels.fleet, { t: 'state', s: this.sessionId, i: fleet.bus.instanceId, state }),
+      )
+      // A store that failed leaves the other instances with the older state; the answer still goes.
+      .catch(() => undefined)
+      // Settled: an idle copy keeps no promise of its own.
+      .then(() => {
+        if (this.saving === saving) this.saving = SAVED;
+      });
+    this.saving = saving;
+  }
+
+  /** Fleet: something to undo when the session ends (the set is made for the first). */
+  private cleanup(undo: () => void): void {
+    if (this.cleanups === NO_CLEANUPS) this.cleanups = new Set();
+    this.cleanups.add(undo);
+  }
+
+  /** Fleet: the protocol's session that keeps its state in the store. */
+  private get owner(): PersistedSession | undefined {
+    return this.persistence instanceof FleetPersistence ? this.persistence.owner : undefined;
+  }
+
+  /** Fleet: whether this instance holds the session's GET stream. */
+  get holdsStandalone(): boolean {
+    return this.streams.has(this.standaloneId);
   }
 
   /** Fleet: the session's state as another instance left it, read before this POST is served. */
   refresh(state: Record<string, unknown>): void {
-    this.refreshListener?.(state);
+    this.owner?.restore(state);
   }
 
   get sessionId(): string {
@@ -431,7 +439,6 @@ export class HttpSessionTransport implements Transport {
    * its streams stay resumable on any instance, and the next request for it here makes a new copy.
    */
   release(reason: CloseReason): void {
-    this.storedStreams = undefined;
     this.finish(reason);
   }
 
@@ -460,11 +467,15 @@ export class HttpSessionTransport implements Transport {
 
   /** Notes a stream that has events in the store; past MAX_KEPT_STREAMS, the oldest is forgotten. */
   private stored(streamId: string): void {
+    // A fleet's events live in its shared store, each stream bounded and expiring there by itself, and
+    // any instance may have written a session's streams: a copy that noted the ids of those it wrote
+    // would hold every stream of a long session (and an idle copy would pay for the first one, ~0.9 KiB).
+    if (this.options.fleet) return;
     this.storedStreams ??= new Set();
     const streams = this.storedStreams;
     if (streams.has(streamId)) return;
     streams.add(streamId);
-    if (this.options.fleet || streams.size <= MAX_KEPT_STREAMS) return;
+    if (streams.size <= MAX_KEPT_STREAMS) return;
     for (const oldest of streams) {
       if (oldest === this.standaloneId || this.streams.has(oldest)) continue;
       this.dropStored(oldest);
@@ -596,7 +607,7 @@ export class HttpSessionTransport implements Transport {
     } else {
       // Written to the end: the client has the whole stream and is unlikely to resume it, so its events
       // are kept for a while only. A stream whose client went away before (no response here) keeps them.
-      if (!this.options.fleet && this.storedStreams?.has(stream.id)) {
+      if (this.storedStreams?.has(stream.id)) {
         response.once('finish', () => this.finished(stream.id));
       }
       response.end();
@@ -654,7 +665,7 @@ export class HttpSessionTransport implements Transport {
         this.streams.delete(this.standaloneId);
         stream.response?.end();
         this.unsubscribeStandalone?.();
-        this.homeListener?.();
+        this.owner?.homeChanged();
       }
     }
   }
@@ -663,6 +674,7 @@ export class HttpSessionTransport implements Transport {
   private labelRequest(message: JsonRpcMessage): JsonRpcMessage {
     if (!('method' in message) || !('id' in message) || message.id === undefined) return message;
     const wire = `${this.options.fleet!.bus.instanceId}~${++this.sentCounter}`;
+    if (this.sentRequests === NO_SENT_REQUESTS) this.sentRequests = new Map();
     this.sentRequests.set(wire, message.id as JsonRpcId);
     return { ...message, id: wire } as JsonRpcMessage;
   }
@@ -708,9 +720,9 @@ export class HttpSessionTransport implements Transport {
       live.stop();
       this.unsubscribeStandalone = undefined;
     };
-    this.cleanups.add(this.unsubscribeStandalone);
+    this.cleanup(this.unsubscribeStandalone);
     this.openStream(stream);
-    this.homeListener?.();
+    this.owner?.homeChanged();
     this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     response.flushHeaders();
@@ -750,7 +762,7 @@ export class HttpSessionTransport implements Transport {
       if (!('method' in message)) owed.delete(JSON.stringify((message as { id: JsonRpcId }).id));
       if (ids && owed.size === 0) end();
     });
-    this.cleanups.add(end);
+    this.cleanup(end);
     response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     response.flushHeaders();
     await live.replay(lastEventId);
@@ -882,4 +894,32 @@ export function errorBody(
   id: JsonRpcId | null = null,
 ): unknown {
   return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** A fleet's session: its state lives in the fleet's store, through the transport. */
+class FleetPersistence implements SessionPersistence {
+  owner: PersistedSession | undefined;
+  constructor(
+    private readonly transport: HttpSessionTransport,
+    readonly initial: Record<string, unknown> | undefined,
+  ) {}
+  attach(owner: PersistedSession): void {
+    this.owner = owner;
+  }
+  save(state: Record<string, unknown>): void {
+    this.transport.saveState(state);
+  }
+  home(): boolean {
+    return this.transport.holdsStandalone;
+  }
+}
+
+/** A session of one POST (sessionless serving): its state is given and never stored. */
+class FixedPersistence implements SessionPersistence {
+  constructor(readonly initial: Record<string, unknown> | undefined) {}
+  attach(): void {}
+  save(): void {}
+  home(): boolean {
+    return false;
+  }
 }
