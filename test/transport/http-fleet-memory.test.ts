@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { requestMetadataHeaders } from '../../src/protocol/http/metadata-headers.js';
+import type { ServerSession } from '../../src/protocol/server-session.js';
 import { McpServer } from '../../src/server/server.js';
 import { InMemoryBusHub } from '../../src/transport/bus.js';
 import { InMemoryEventStore } from '../../src/transport/http/event-store.js';
@@ -233,6 +234,59 @@ describe('what belongs to no request (subscriptions, server notifications) in a 
       text += decoder.decode(value, { stream: true });
     }
     assert.match(text, /"method":"notifications\/message"/);
+    stream.abort();
+    assert.equal((await send(0, 'DELETE', undefined, headers)).status, 200);
+  });
+
+  it('a request the server sends on its own, on an instance without the GET stream, goes out there and its answer comes back through any instance', async () => {
+    const init = await send(0, 'POST', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { roots: {} },
+        clientInfo: { name: 't', version: '1' },
+      },
+    });
+    const session = init.headers.get('mcp-session-id');
+    assert.ok(session);
+    await init.text();
+    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
+    await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    // Instance 2 gets its copy of the session from a ping; the GET stream is on instance 1.
+    assert.match(
+      await (await send(2, 'POST', { jsonrpc: '2.0', id: 2, method: 'ping' }, headers)).text(),
+      /"result"/,
+    );
+    const stream = new AbortController();
+    const get = await fetch(listeners[1]!.url, {
+      headers: { ...headers, Accept: 'text/event-stream' },
+      signal: stream.signal,
+    });
+    assert.equal(get.status, 200);
+    // The copy on instance 2 asks the client for its roots, related to no request of the client's.
+    const copies = [...(servers[2] as unknown as { sessions: Set<ServerSession> }).sessions];
+    const asked = copies.at(-1)!.connection.request('roots/list');
+    const reader = get.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"method":"roots/list"')) {
+      const { value, done } = await reader.read();
+      assert.ok(!done, `the GET stream ended before the request: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes('roots/list'))!;
+    const request = JSON.parse(line.slice('data: '.length)) as { id: string | number };
+    // The answer lands on instance 0, which neither sent the request nor holds the stream.
+    const answered = await send(
+      0,
+      'POST',
+      { jsonrpc: '2.0', id: request.id, result: { roots: [{ uri: 'file:///work', name: 'work' }] } },
+      headers,
+    );
+    assert.equal(answered.status, 202);
+    assert.deepEqual(await asked, { roots: [{ uri: 'file:///work', name: 'work' }] });
     stream.abort();
     assert.equal((await send(0, 'DELETE', undefined, headers)).status, 200);
   });
