@@ -18,6 +18,7 @@ import { renderSection } from './lib/report.js';
 import { environment, type SuiteResult, versions, writeResults } from './lib/results.js';
 import type { Suite } from './lib/suite.js';
 import { canCollectGarbage } from './lib/timing.js';
+import { bigRead } from './suites/big-read.js';
 import { client } from './suites/client.js';
 import { fleet } from './suites/fleet.js';
 import { framing } from './suites/framing.js';
@@ -34,6 +35,7 @@ const SUITES: Suite[] = [
   framing,
   roundtrip,
   server,
+  bigRead,
   client,
   httpClient,
   httpServer,

@@ -57,6 +57,7 @@ export {
 } from './jsonrpc/errors.js';
 export { McpwireError, type McpwireErrorCode } from './jsonrpc/local-errors.js';
 export type { JsonRpcId, JsonRpcMessage, JsonRpcPayload } from './jsonrpc/messages.js';
+export { type ByteSource, type StreamedEncoding, StreamedString } from './jsonrpc/streamed.js';
 export type {
   AuthInfo,
   MessageInfo,
@@ -144,10 +145,12 @@ export type {
   ResourcePage,
   ResourceReader,
   ResourceTemplateDefinition,
+  StreamedContents,
   TemplateReader,
 } from './server/resources.js';
 export { McpServer, type McpServerOptions, type Registration } from './server/server.js';
 export type { ServeStdioOptions } from './server/stdio-process.js';
+export { fileSource, streamedFile } from './server/streamed-file.js';
 export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
 export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 export { InMemoryBus, InMemoryBusHub, type MessageBus } from './transport/bus.js';

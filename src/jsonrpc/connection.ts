@@ -22,6 +22,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './messages.js';
+import { materializeStreamed, releaseStreamed, streamedPending } from './streamed.js';
 import type {
   AuthInfo,
   FrameError,
@@ -265,28 +266,33 @@ export class Connection {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.transport.start(new Connection.Handlers(this));
+    const handlers: TransportHandlers & { connection: Connection } = {
+      connection: this,
+      ...Connection.handlers,
+    };
+    this.transport.start(handlers);
   }
 
   /**
-   * What the transport calls: a class rather than four closures, since every idle HTTP session keeps its
-   * handlers (some 250 bytes less per session, issue 18). Inside Connection's body, so it reaches the
-   * private receivers.
+   * What the transport calls: functions shared by every connection, reaching it through `this`, rather
+   * than four closures per connection, since every idle HTTP session keeps its handlers (some 250 bytes a
+   * session, issue 18). They are own properties of the object handed over, with the connection beside
+   * them, so a wrapping transport that spreads the handlers (`{ ...handlers, message }`) keeps working.
+   * Inside Connection's body, so they reach its private receivers.
    */
-  private static readonly Handlers = class implements TransportHandlers {
-    constructor(private readonly connection: Connection) {}
-    message(payload: unknown, info?: MessageInfo): void {
+  private static readonly handlers = {
+    message(this: { connection: Connection }, payload: unknown, info?: MessageInfo): void {
       this.connection.receive(payload, info);
-    }
-    frameError(error: FrameError): void {
+    },
+    frameError(this: { connection: Connection }, error: FrameError): void {
       this.connection.receiveFrameError(error);
-    }
-    inputEnded(): void {
+    },
+    inputEnded(this: { connection: Connection }): void {
       this.connection.peerInputEnded();
-    }
-    closed(reason: CloseReason): void {
+    },
+    closed(this: { connection: Connection }, reason: CloseReason): void {
       this.connection.transportClosed(reason);
-    }
+    },
   };
 
   // ---- sending ----
@@ -551,6 +557,7 @@ export class Connection {
       state.answered = true;
       if (this.incoming.get(id) === state) this.incoming.delete(id);
       const silent = state.cancelled || this.closeReason !== undefined;
+      if (silent && streamedPending()) releaseStreamed(response);
       if (batch) batch.settle(silent ? undefined : response);
       else if (!silent) this.sendAnswer(response);
       if (state.cancelled && this.closeReason === undefined) this.transport.unanswered?.(id);
@@ -568,12 +575,32 @@ export class Connection {
     }
     if (isPromiseLike(result)) {
       result.then(
-        (value) => finish(successResponse(id, value)),
+        (value) => this.succeed(method, id, value, finish),
         (error) => finish(this.errorFromHandler(method, id, error)),
       );
     } else {
-      finish(successResponse(id, result));
+      this.succeed(method, id, result, finish);
     }
+  }
+
+  /**
+   * Answers with a handler's result. Streamed values in it (jsonrpc/streamed.ts) are read into strings
+   * first when the transport cannot write them as they are read; while none exists, one check.
+   */
+  private succeed(
+    method: string,
+    id: JsonRpcId,
+    value: unknown,
+    finish: (response: JsonRpcResponse) => void,
+  ): void {
+    if (!streamedPending() || this.transport.splicing) {
+      finish(successResponse(id, value));
+      return;
+    }
+    materializeStreamed(value).then(
+      () => finish(successResponse(id, value)),
+      (error) => finish(this.errorFromHandler(method, id, error)),
+    );
   }
 
   private errorFromHandler(method: string, id: JsonRpcId, error: unknown): JsonRpcErrorResponse {

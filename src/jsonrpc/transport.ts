@@ -145,6 +145,11 @@ export interface Transport {
    */
   readonly streamPerRequest?: boolean;
   /**
+   * Whether messages may hold StreamedString values (jsonrpc/streamed.ts), written as they are read.
+   * Otherwise the connection reads each into an ordinary string before it sends the message.
+   */
+  readonly splicing?: boolean;
+  /**
    * Told the protocol version the session negotiated, before the first message sent under it. A transport
    * that must name it on the wire (Streamable HTTP's MCP-Protocol-Version header) does so from then on.
    */

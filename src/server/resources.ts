@@ -1,11 +1,19 @@
 // Resources: fixed URIs and URI templates, their listing, and reads.
 
+import type { StreamedString } from '../jsonrpc/streamed.js';
 import type { RequestContext } from '../protocol/context.js';
 import { resourceNotFound } from '../protocol/errors.js';
 import type { ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from '../protocol/types.js';
 import { UriTemplate } from './uri-template.js';
 
-export type ReadOutput = ReadResourceResult | ResourceContents[];
+/**
+ * Contents whose `text` or `blob` is a StreamedString (streamedFile): written into the answer as it is
+ * read (jsonrpc/streamed.ts).
+ */
+export type StreamedContents = Omit<ResourceContents, 'text' | 'blob'> &
+  ({ text: StreamedString } | { blob: StreamedString });
+
+export type ReadOutput = ReadResourceResult | Array<ResourceContents | StreamedContents>;
 
 export type Completer = (
   value: string,
@@ -68,7 +76,8 @@ export function defineTemplate(
 }
 
 export function normalizeRead(uri: string, output: ReadOutput): ReadResourceResult {
-  const result = Array.isArray(output) ? { contents: output } : output;
+  // Streamed contents are strings on the wire: the connection or the transport writes them so.
+  const result = (Array.isArray(output) ? { contents: output } : output) as ReadResourceResult;
   if (result.contents.length === 0) throw resourceNotFound(uri);
   return result;
 }

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { type CloseReason, formatCloseReason } from '../jsonrpc/errors.js';
 import { MessageTooLargeError } from '../jsonrpc/local-errors.js';
 import type { JsonRpcPayload } from '../jsonrpc/messages.js';
+import { releaseStreamed, type SplicedJson, serializeSpliced, streamedPending } from '../jsonrpc/streamed.js';
 import { DEFAULT_MAX_MESSAGE_SIZE, FrameDecoder, type Framing } from './framing/decoder.js';
 import { ExactIds } from './framing/exact-ids.js';
 import { peekEnvelope } from './framing/peek.js';
@@ -25,6 +26,8 @@ export interface StreamTransportOptions {
 }
 
 export class StreamTransport implements Transport {
+  /** Messages with StreamedString values are written as the values are read (framing/writer.ts). */
+  readonly splicing = true;
   protected handlers: TransportHandlers | undefined;
   private readonly decoder: FrameDecoder;
   private readonly writer: FrameWriter;
@@ -57,6 +60,7 @@ export class StreamTransport implements Transport {
       { maxMessageSize: options.maxMessageSize },
     );
     this.writer = new FrameWriter(output, () => this.options.framing ?? this.decoder.framing ?? 'newline');
+    this.writer.onSpliceFailure = (error) => this.finish({ message: error.message, cause: error });
   }
 
   /** The framing the peer was detected to use, once it has sent anything. */
@@ -83,10 +87,22 @@ export class StreamTransport implements Transport {
   }
 
   send(payload: JsonRpcPayload, options?: SendOptions): void {
-    if (this.closeReason) return;
+    if (this.closeReason) {
+      if (streamedPending()) releaseStreamed(payload);
+      return;
+    }
     // A peer that is not reading gets no more best-effort messages: they would only pile up here.
     if (options?.droppable && this.writer.blocked) return;
-    const text = this.exactIds.write(JSON.stringify(payload));
+    if (streamedPending()) {
+      const spliced = serializeSpliced(payload);
+      if (spliced.values.length > 0) this.sendSpliced(spliced);
+      else this.sendText(this.exactIds.write(spliced.texts[0]!));
+      return;
+    }
+    this.sendText(this.exactIds.write(JSON.stringify(payload)));
+  }
+
+  private sendText(text: string): void {
     // The limit holds for what we write as for what we read: a peer with the same limit would drop a
     // larger line. UTF-8 takes at most 3 bytes per UTF-16 unit, so most messages are never measured.
     const limit = this.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
@@ -95,6 +111,21 @@ export class StreamTransport implements Transport {
       if (size > limit) throw new MessageTooLargeError(size, limit);
     }
     this.writer.write(text);
+  }
+
+  /** A message with streamed values: the limit is checked on their sizes before anything is written. */
+  private sendSpliced({ texts, values }: SplicedJson): void {
+    const limit = this.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    let size = 0;
+    for (const text of texts) size += Buffer.byteLength(text);
+    for (const value of values) {
+      size += value.encoding === 'base64' ? Math.ceil(value.byteLength / 3) * 4 : value.byteLength;
+    }
+    if (size > limit) {
+      for (const value of values) value.release();
+      throw new MessageTooLargeError(size, limit);
+    }
+    this.writer.writeSpliced({ texts: texts.map((text) => this.exactIds.write(text)), values });
   }
 
   flush(): Promise<void> {

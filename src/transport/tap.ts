@@ -18,11 +18,13 @@ export function tapTransport(inner: Transport, observer: TapObserver): Transport
     setProtocolVersion: inner.setProtocolVersion?.bind(inner),
     start(handlers: TransportHandlers) {
       inner.start({
-        ...handlers,
-        message: (payload) => {
+        message: (payload, info) => {
           observer.received?.(payload);
-          handlers.message(payload);
+          handlers.message(payload, info);
         },
+        frameError: (error) => handlers.frameError(error),
+        inputEnded: () => handlers.inputEnded?.(),
+        closed: (reason) => handlers.closed(reason),
       });
     },
     send(payload, options) {

@@ -174,7 +174,9 @@ describe('mcpwire login, logout, and --url commands on a protected server', { ti
     });
     const keyFile = path.join(dir, 'machine.pem');
     writeFileSync(keyFile, pair.privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
-    const flags = ['--client-credentials', '--client-id', registered.client_id];
+    // The provider's ids are random base64url and may start with '-', which an option parser takes for
+    // an option: one argument with '=' is what a script should write (this test failed now and then).
+    const flags = ['--client-credentials', `--client-id=${registered.client_id}`];
     const login = await runCli(
       ['login', url, ...flags, '--private-key', keyFile, '--key-id', 'cli-key'],
       60_000,

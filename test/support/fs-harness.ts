@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -14,6 +15,7 @@ import type { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import type { McpServer } from '../../src/server/server.js';
 import { createFsServer, type FsServerOptions } from '../../src/servers/fs/index.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
+import { StreamTransport } from '../../src/transport/stream.js';
 import { requestError } from './request-error.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -48,6 +50,18 @@ export interface SessionOptions extends FsServerOptions {
   /** Answers roots/list from the server (registered when given). */
   listRoots?: () => unknown;
   protocolVersion?: string;
+  /**
+   * `memory` (default): an in-memory pair, messages handed over as objects. `stream`: two StreamTransports
+   * over byte streams, as on stdio (newline framing), so large values are written as they are read.
+   */
+  transport?: 'memory' | 'stream';
+}
+
+/** Two StreamTransports joined by byte streams, as a client and a server on stdio are. */
+function streamPair(): [StreamTransport, StreamTransport] {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  return [new StreamTransport(toClient, toServer), new StreamTransport(toServer, toClient)];
 }
 
 /** One client session with an fs server in this process, over an in-memory transport pair. */
@@ -63,7 +77,7 @@ export class FsSession {
 
   static async start(options: SessionOptions = {}): Promise<FsSession> {
     const server = await createFsServer(options);
-    const [clientSide, serverSide] = createInMemoryPair();
+    const [clientSide, serverSide] = options.transport === 'stream' ? streamPair() : createInMemoryPair();
     server.connect(serverSide);
     const client = new Connection(clientSide, { timeout: 20_000 });
     if (options.listRoots) client.onRequest('roots/list', () => options.listRoots!());

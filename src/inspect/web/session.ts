@@ -79,7 +79,7 @@ export class InspectSession {
       setProtocolVersion: inner.setProtocolVersion?.bind(inner),
       start: (handlers) =>
         inner.start({
-          ...handlers,
+          inputEnded: () => handlers.inputEnded?.(),
           message: (payload, info) => {
             monitor.serverValue(payload);
             handlers.message(payload, info);

@@ -25,6 +25,23 @@ export async function readRegularFile(
   file: string | Buffer,
   checks: ReadChecks,
 ): Promise<Buffer> {
+  const { handle } = await openRegularFile(roots, file, checks);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Opens `file` and makes every check on the handle; the caller reads it and closes it. `size` is what
+ * stat said when it was checked.
+ */
+export async function openRegularFile(
+  roots: Roots,
+  file: string | Buffer,
+  checks: ReadChecks,
+): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -59,8 +76,9 @@ export async function readRegularFile(
       }
     }
     checks.size?.(info.size);
-    return await handle.readFile();
-  } finally {
+    return { handle, size: info.size };
+  } catch (error) {
     await handle.close();
+    throw error;
   }
 }

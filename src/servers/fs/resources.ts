@@ -6,19 +6,22 @@
 
 import { isUtf8 } from 'node:buffer';
 import { type FSWatcher, realpathSync, watch } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { StreamedString } from '../../jsonrpc/streamed.js';
 import { invalidParams, resourceNotFound } from '../../protocol/errors.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
-import type { ResourcePage } from '../../server/resources.js';
+import type { ResourcePage, StreamedContents } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
+import { fileSource } from '../../server/streamed-file.js';
 import { checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
 import { type AfterCheck, CheckedDirectory, type Entry } from './directory.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
 import { fileUri, fsPath, nameFromBytes, pathOfFileUri, readName, showName } from './names.js';
-import { readRegularFile } from './open-file.js';
+import { openRegularFile } from './open-file.js';
 import { AccessDeniedError, FileNotFoundError, knownRoots, type Roots } from './roots.js';
 
 export function registerFileResources(server: McpServer, options: FsOptions): void {
@@ -48,7 +51,7 @@ async function readFileResource(
   roots: Roots,
   uri: string,
   maxMessageSize: number,
-): Promise<ResourceContents> {
+): Promise<ResourceContents | StreamedContents> {
   let filePath: string;
   try {
     filePath = await roots.resolveUri(uri);
@@ -61,9 +64,9 @@ async function readFileResource(
   }
   const mimeType = mimeTypeOf(filePath);
   const asText = isTextMime(mimeType) || mimeType === 'application/octet-stream';
-  let bytes: Buffer;
+  let opened: { handle: FileHandle; size: number };
   try {
-    bytes = await readRegularFile(roots, fsPath(filePath), {
+    opened = await openRegularFile(roots, fsPath(filePath), {
       shown: uri,
       directory: () =>
         invalidParams(
@@ -76,11 +79,7 @@ async function readFileResource(
         try {
           checkFits(uri, size, asText ? size : Math.ceil(size / 3) * 4, maxMessageSize);
         } catch (error) {
-          throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, {
-            uri,
-            size,
-            maxMessageSize,
-          });
+          throw tooLarge(error, { uri, size, maxMessageSize });
         }
       },
     });
@@ -89,21 +88,136 @@ async function readFileResource(
     if (error instanceof JsonRpcError || (error as NodeJS.ErrnoException).code !== undefined) throw error;
     throw invalidParams((error as Error).message, { uri });
   }
+  const { handle, size } = opened;
+  if (size >= STREAM_FROM) return streamFileResource(uri, mimeType, asText, opened, maxMessageSize);
+  let bytes: Buffer;
+  try {
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
   // Unknown types are sent as text when they are valid UTF-8, as a base64 blob otherwise.
   if (asText && isUtf8(bytes)) {
     const text = bytes.toString('utf8');
     try {
       checkTextFits(uri, text, 1, maxMessageSize);
     } catch (error) {
-      throw new JsonRpcError(ErrorCode.InternalError, (error as Error).message, { uri, maxMessageSize });
+      throw tooLarge(error, { uri, maxMessageSize });
     }
-    return {
-      uri,
-      mimeType: mimeType === 'application/octet-stream' ? 'text/plain' : mimeType,
-      text,
-    };
+    return { uri, mimeType: textMime(mimeType), text };
   }
   return { uri, mimeType, blob: bytes.toString('base64') };
+}
+
+/** A file at least this large is written into the answer as it is read (issue 21), not read whole first. */
+const STREAM_FROM = 1024 * 1024;
+
+function textMime(mimeType: string): string {
+  return mimeType === 'application/octet-stream' ? 'text/plain' : mimeType;
+}
+
+function tooLarge(error: unknown, data: Record<string, unknown>): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InternalError, (error as Error).message, data);
+}
+
+/**
+ * A large file as a streamed value: the same answer, the same checks (valid UTF-8 for text, the escaped
+ * size within the limit), made by one pass over the file before the answer is written by a second.
+ */
+async function streamFileResource(
+  uri: string,
+  mimeType: string,
+  asText: boolean,
+  { handle, size }: { handle: FileHandle; size: number },
+  maxMessageSize: number,
+): Promise<ResourceContents | StreamedContents> {
+  try {
+    if (asText) {
+      // JSON escapes make a byte at most 6 (\u0000): only a file that could then outgrow the limit is counted.
+      const scan = await scanText(handle, size, size * 6 + 4096 > maxMessageSize);
+      if (scan.utf8) {
+        if (scan.escapedBytes !== undefined && scan.escapedBytes + 4096 > maxMessageSize) {
+          throw new JsonRpcError(
+            ErrorCode.InternalError,
+            `${uri}: its text takes ${scan.escapedBytes} bytes in the answer (JSON escaping included), over the maximum message size of ${maxMessageSize} bytes; read a part of it (head, tail), or start the server with --max-message-size ${Math.ceil((scan.escapedBytes + 4096) / 1048576)}MiB or more`,
+            { uri, maxMessageSize },
+          );
+        }
+        const text = new StreamedString(fileSource(handle, size), 'text', size);
+        return { uri, mimeType: textMime(mimeType), text };
+      }
+      try {
+        checkFits(uri, size, Math.ceil(size / 3) * 4, maxMessageSize);
+      } catch (error) {
+        throw tooLarge(error, { uri, size, maxMessageSize });
+      }
+    }
+    const blob = new StreamedString(fileSource(handle, size), 'base64', size);
+    return { uri, mimeType, blob };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * One pass over a file: whether it is valid UTF-8 (a character cut by a chunk's end is checked with the
+ * next chunk) and, when asked, how many bytes its text takes inside a JSON string.
+ */
+async function scanText(
+  handle: FileHandle,
+  size: number,
+  countEscapes: boolean,
+): Promise<{ utf8: boolean; escapedBytes?: number }> {
+  const chunk = Buffer.allocUnsafe(Math.min(size, 1024 * 1024) + 3);
+  let carried = 0;
+  let escapedBytes = 0;
+  for (let position = 0; position < size; ) {
+    const { bytesRead } = await handle.read(
+      chunk,
+      carried,
+      Math.min(chunk.length - carried, size - position),
+      position,
+    );
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const filled = carried + bytesRead;
+    const whole = position >= size ? filled : wholeCharacters(chunk, filled);
+    if (!isUtf8(chunk.subarray(0, whole))) return { utf8: false };
+    if (countEscapes) escapedBytes += escapedLength(chunk, whole);
+    chunk.copy(chunk, 0, whole, filled);
+    carried = filled - whole;
+  }
+  return carried === 0 ? { utf8: true, ...(countEscapes ? { escapedBytes } : {}) } : { utf8: false };
+}
+
+/** What JSON escaping adds to each byte of UTF-8 text: \" \\ \b \t \n \f \r add one, other controls five. */
+const ESCAPE_EXTRA = (() => {
+  const extra = new Uint8Array(256);
+  for (let byte = 0; byte < 0x20; byte++) extra[byte] = 5;
+  for (const byte of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) extra[byte] = 1;
+  return extra;
+})();
+
+/**
+ * The bytes the first `length` bytes take inside a JSON string. Escaping goes byte by byte (bytes of
+ * multi-byte characters are never escaped), so a chunk's count needs no whole characters; a table loop
+ * measured twice as fast as JSON.stringify of the chunk read as latin1.
+ */
+function escapedLength(bytes: Buffer, length: number): number {
+  let extra = 0;
+  for (let i = 0; i < length; i++) extra += ESCAPE_EXTRA[bytes[i]!]!;
+  return length + extra;
+}
+
+/** How many of the first `length` bytes are whole UTF-8 characters (a sequence cut at the end is not). */
+function wholeCharacters(bytes: Buffer, length: number): number {
+  let lead = length - 1;
+  while (lead >= 0 && length - lead < 4 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return length;
+  const first = bytes[lead]!;
+  const needs = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+  return length - lead >= needs ? length : lead;
 }
 
 /** Position of a listing: which root, and the last path returned below it (as the tools show names). */

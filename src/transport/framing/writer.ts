@@ -5,7 +5,14 @@
 // batch loses only what other input callbacks of the same poll would have added, and the peer gets it
 // before this process polls again, which keeps a pipelined client's peer busy (measured: up to a fifth
 // more calls per second). Order is kept, and back-pressure is honoured with a single drain waiter.
+//
+// A spliced frame (a message with StreamedString values, jsonrpc/streamed.ts) is written as it is read:
+// what was queued before it first, then its JSON and the values' escaped bytes in turn, each write
+// waiting for the stream to drain; frames sent meanwhile are held and follow it, in order. With
+// Content-Length framing the length must come first, so the values are read whole and the frame is
+// written like any other.
 
+import type { SplicedJson } from '../../jsonrpc/streamed.js';
 import type { Framing } from './decoder.js';
 
 /** Queued bytes above which the queue is flushed at once instead of at the end of the turn. */
@@ -17,7 +24,7 @@ export function encodeFrame(json: string, framing: Framing): string {
 
 /** The two calls the writer needs of a writable stream, so a guarded stdout can stand in for one. */
 export interface ByteSink {
-  write(data: string, callback: (error?: Error | null) => void): boolean;
+  write(data: string | Uint8Array, callback: (error?: Error | null) => void): boolean;
   once(event: 'drain', listener: () => void): unknown;
 }
 
@@ -29,6 +36,9 @@ export class FrameWriter {
   private writesInProgress = 0;
   private flushWaiters: Array<() => void> = [];
   private failed: Error | undefined;
+  /** Set while a spliced frame is being written: frames sent meanwhile wait in `held`, in order. */
+  private splicing = false;
+  private held: Array<string | SplicedJson> = [];
 
   constructor(
     private readonly stream: ByteSink,
@@ -39,6 +49,10 @@ export class FrameWriter {
   write(json: string): void {
     if (this.failed) return;
     const frame = encodeFrame(json, this.framing());
+    if (this.splicing) {
+      this.held.push(frame);
+      return;
+    }
     this.queue.push(frame);
     this.queuedChars += frame.length;
     if (this.waitingForDrain) return;
@@ -47,6 +61,108 @@ export class FrameWriter {
       this.scheduled = true;
       queueMicrotask(this.onBatchEnd);
     }
+  }
+
+  /** Writes a message with streamed values (see the top of this file); `fail` releases what is unwritten. */
+  writeSpliced(message: SplicedJson): void {
+    if (this.failed) {
+      for (const value of message.values) value.release();
+      return;
+    }
+    if (this.splicing) {
+      this.held.push(message);
+      return;
+    }
+    this.splicing = true;
+    this.writesInProgress++;
+    this.splice(message).then(
+      () => {
+        this.writesInProgress--;
+        this.splicing = false;
+        this.resumeHeld();
+      },
+      (error: Error) => {
+        this.writesInProgress--;
+        this.splicing = false;
+        for (const value of message.values) value.release();
+        // Part of the frame may be out: nothing after it could be read correctly.
+        this.fail(new Error(`a streamed value could not be written: ${error.message}`));
+        this.onSpliceFailure?.(this.failed!);
+      },
+    );
+  }
+
+  /** Told when a spliced frame failed half-written (its source failed): the stream is unusable after it. */
+  onSpliceFailure: ((error: Error) => void) | undefined;
+
+  private async splice(message: SplicedJson): Promise<void> {
+    const { texts, values } = message;
+    if (this.framing() !== 'newline') {
+      let json = texts[0]!;
+      for (let i = 0; i < values.length; i++) {
+        json += `${JSON.stringify(await values[i]!.materialize()).slice(1, -1)}${texts[i + 1]}`;
+      }
+      await this.put(encodeFrame(json, this.framing()));
+      return;
+    }
+    const queued = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+    this.queue = [];
+    this.queuedChars = 0;
+    if (this.waitingForDrain) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+    await this.put(queued + texts[0]!);
+    for (let i = 0; i < values.length; i++) {
+      for await (const chunk of values[i]!.escapedChunks()) {
+        if (this.failed) throw this.failed;
+        await this.put(chunk);
+      }
+      await this.put(i + 1 === values.length ? `${texts[i + 1]}\n` : texts[i + 1]!);
+    }
+  }
+
+  /** One write, resolved once the stream can take more (at once, unless it asked to wait). */
+  private put(data: string | Uint8Array): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (data.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const ok = this.stream.write(data, (error) => {
+        if (error && !settled) {
+          settled = true;
+          reject(error);
+        }
+      });
+      if (ok) {
+        settled = true;
+        resolve();
+      } else {
+        this.stream.once('drain', () => {
+          if (!settled) {
+            settled = true;
+            resolve();
+          }
+        });
+      }
+    });
+  }
+
+  /** After a spliced frame: what was held goes out in order (up to the next spliced frame). */
+  private resumeHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (let i = 0; i < held.length; i++) {
+      const item = held[i]!;
+      if (typeof item === 'string') {
+        this.queue.push(item);
+        this.queuedChars += item.length;
+        continue;
+      }
+      this.writeSpliced(item);
+      // The rest waits behind this one again.
+      this.held.push(...held.slice(i + 1));
+      return;
+    }
+    if (this.queue.length > 0 && !this.waitingForDrain) this.flushNow();
+    else this.releaseWaiters();
   }
 
   /** Whether the stream asked us to wait (its reader is behind): what is written now is only queued. */
@@ -65,18 +181,22 @@ export class FrameWriter {
 
   /** The stream failed: what is queued is dropped and every waiter released. */
   fail(error: Error): void {
-    this.failed = error;
+    this.failed ??= error;
     this.queue = [];
     this.queuedChars = 0;
+    for (const item of this.held)
+      if (typeof item !== 'string') for (const value of item.values) value.release();
+    this.held = [];
     this.releaseWaiters();
   }
 
   private readonly onBatchEnd = (): void => {
     this.scheduled = false;
-    if (!this.waitingForDrain) this.flushNow();
+    if (!this.waitingForDrain && !this.splicing) this.flushNow();
   };
 
   private flushNow(): void {
+    if (this.splicing) return;
     if (this.queue.length === 0 || this.failed) {
       this.releaseWaiters();
       return;
@@ -109,6 +229,7 @@ export class FrameWriter {
 
   private readonly onDrain = (): void => {
     this.waitingForDrain = false;
+    if (this.splicing) return;
     if (this.queue.length > 0) this.flushNow();
     else this.releaseWaiters();
   };

@@ -1,0 +1,195 @@
+// A string of a message whose bytes come from a source (a file) as the message is written, instead of
+// being built as one string first (issue 21: a 100 MiB resource was read, decoded, escaped by
+// JSON.stringify into a second string, then encoded again). A handler puts a StreamedString where a
+// string goes (a resource's `text` or `blob`); a transport that declares `splicing` writes the message's
+// JSON around it and the value's escaped bytes in between, chunk by chunk; for any other transport the
+// connection reads it into an ordinary string first (`materialize`), so nothing else needs to know.
+//
+// Text is escaped without decoding: the source's UTF-8 bytes are read as latin1 (one char per byte) and
+// escaped by JSON.stringify, which escapes only quotes, backslashes and bytes below 0x20 (and lone
+// surrogates, which a latin1 string has none of); written back as latin1, the bytes at and above 0x80 are
+// the source's own. For valid UTF-8 this is byte for byte what JSON.stringify of the decoded text writes,
+// at any chunk boundary.
+
+/** Where a StreamedString's bytes come from: chunks in order, then null. Closed once, whatever happens. */
+export interface ByteSource {
+  read(): Promise<Uint8Array | null>;
+  close(): void;
+}
+
+/** `text`: the bytes are UTF-8 text, written as a JSON string; `base64`: any bytes, written in base64. */
+export type StreamedEncoding = 'text' | 'base64';
+
+/** StreamedStrings made and not yet written, read or released: while none is, nothing looks for one. */
+let live = 0;
+
+/** A source that is never written or released (its message was dropped) is closed when collected. */
+const unreleased = new FinalizationRegistry<ByteSource>((source) => {
+  live--;
+  source.close();
+});
+
+export class StreamedString {
+  private source: ByteSource | undefined;
+
+  /**
+   * `byteLength` is the source's size (for a file, what stat said): the size limits are checked on it
+   * before anything is written, and a text's producer has made sure its escapes fit.
+   */
+  constructor(
+    source: ByteSource,
+    readonly encoding: StreamedEncoding,
+    readonly byteLength: number,
+  ) {
+    this.source = source;
+    live++;
+    unreleased.register(this, source, this);
+  }
+
+  /** The source, to be read once; a second taker gets an error. */
+  take(): ByteSource {
+    const source = this.source;
+    if (!source) throw new Error('a streamed value is written once: this one was written or released');
+    this.source = undefined;
+    live--;
+    unreleased.unregister(this);
+    return source;
+  }
+
+  /** Closes the source unread (its message is not going to be written). */
+  release(): void {
+    if (this.source) this.take().close();
+  }
+
+  /** The bytes of the JSON string it stands for, without the quotes, chunk by chunk. */
+  async *escapedChunks(): AsyncGenerator<Buffer> {
+    const source = this.take();
+    try {
+      if (this.encoding === 'text') {
+        for (let chunk = await source.read(); chunk; chunk = await source.read()) {
+          const escaped = JSON.stringify(asBuffer(chunk).toString('latin1'));
+          yield Buffer.from(escaped.slice(1, -1), 'latin1');
+        }
+        return;
+      }
+      // base64 in whole groups of 3 bytes, the rest carried to the next chunk.
+      let carry = Buffer.alloc(0);
+      for (let chunk = await source.read(); chunk; chunk = await source.read()) {
+        const bytes = carry.length ? Buffer.concat([carry, chunk]) : asBuffer(chunk);
+        const whole = bytes.length - (bytes.length % 3);
+        carry = Buffer.from(bytes.subarray(whole));
+        if (whole > 0) yield Buffer.from(bytes.subarray(0, whole).toString('base64'), 'latin1');
+      }
+      if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
+    } finally {
+      source.close();
+    }
+  }
+
+  /** The whole value as an ordinary string (for a transport that cannot splice). */
+  async materialize(): Promise<string> {
+    const source = this.take();
+    try {
+      const chunks: Uint8Array[] = [];
+      for (let chunk = await source.read(); chunk; chunk = await source.read()) chunks.push(chunk);
+      const bytes = Buffer.concat(chunks);
+      return this.encoding === 'text' ? bytes.toString('utf8') : bytes.toString('base64');
+    } finally {
+      source.close();
+    }
+  }
+
+  /**
+   * What JSON.stringify writes for it: inside `serialize`, a placeholder that is split out again;
+   * anywhere else (a log, a trace), a description, never the bytes.
+   */
+  toJSON(): string {
+    if (collecting) {
+      collecting.push(this);
+      return `${MARK}${collecting.length - 1}`;
+    }
+    return `[${this.encoding === 'text' ? 'text' : 'base64'} of ${this.byteLength} bytes, streamed]`;
+  }
+}
+
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+}
+
+/** Whether any StreamedString is waiting to be written: the one check on paths that carry none. */
+export function streamedPending(): boolean {
+  return live > 0;
+}
+
+/**
+ * A private-use character and a random nonce that never leaves the process: no text a peer or a handler
+ * sends contains it. (Math.random, not node:crypto, which a stdio server's start-up does not load.)
+ */
+const MARK = `\u{E000}mcpwire-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}-`;
+let collecting: StreamedString[] | undefined;
+
+/** A message as the JSON around its streamed values: text, value, text, …, text. */
+export interface SplicedJson {
+  texts: string[];
+  values: StreamedString[];
+}
+
+/** JSON.stringify of `payload`, split around the StreamedStrings in it (none: one text). */
+export function serializeSpliced(payload: unknown): SplicedJson {
+  const found: StreamedString[] = [];
+  collecting = found;
+  let text: string;
+  try {
+    text = JSON.stringify(payload);
+  } finally {
+    collecting = undefined;
+  }
+  if (found.length === 0) return { texts: [text], values: found };
+  const texts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < found.length; i++) {
+    const placeholder = `${MARK}${i}"`;
+    const at = text.indexOf(placeholder, from);
+    // The placeholder's opening quote stays with the text before it, its closing quote with the text after.
+    texts.push(text.slice(from, at));
+    from = at + placeholder.length - 1;
+  }
+  texts.push(text.slice(from));
+  return { texts, values: found };
+}
+
+/** Calls `visit` on every StreamedString in a message (a handler's result: plain objects and arrays). */
+export function forEachStreamed(
+  value: unknown,
+  visit: (streamed: StreamedString, set: (text: string) => void) => void,
+): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item instanceof StreamedString) visit(item, (text) => (value[i] = text));
+      else forEachStreamed(item, visit);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (item instanceof StreamedString) visit(item, (text) => (record[key] = text));
+    else forEachStreamed(item, visit);
+  }
+}
+
+/** Replaces every StreamedString in a message by its string (for a transport that cannot splice). */
+export async function materializeStreamed(value: unknown): Promise<void> {
+  const pending: Promise<void>[] = [];
+  forEachStreamed(value, (streamed, set) => {
+    pending.push(streamed.materialize().then(set));
+  });
+  await Promise.all(pending);
+}
+
+/** Closes the sources of every StreamedString in a message that is not going to be written. */
+export function releaseStreamed(value: unknown): void {
+  forEachStreamed(value, (streamed) => streamed.release());
+}
