@@ -2,8 +2,12 @@
 // data for a resource that does not exist.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { McpServer } from '../../src/server/server.js';
+import { streamedFile } from '../../src/server/streamed-file.js';
 import { HANDSHAKE_REVISIONS } from '../support/spec-validate.js';
 import { Wire } from '../support/wire.js';
 
@@ -28,6 +32,36 @@ function server(): { server: McpServer; reads: Array<[string, unknown]> } {
   ]);
   return { server: s, reads };
 }
+
+describe('resources/read of a streamedFile', () => {
+  for (const revision of HANDSHAKE_REVISIONS) {
+    it(`answers the file's text and bytes, on a transport that reads it into a string first (${revision})`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-streamed-'));
+      try {
+        const text = 'line "one"\n\tünïcödé ✓ 😀\u0001\n'.repeat(1000);
+        writeFileSync(path.join(dir, 'a.txt'), text);
+        writeFileSync(path.join(dir, 'a.bin'), BYTES);
+        const s = new McpServer({ name: 'streamed', version: '1.0.0' });
+        s.resource({ uri: 'file:///a.txt', name: 'a' }, async (uri) => [
+          { uri, mimeType: 'text/plain', text: await streamedFile(path.join(dir, 'a.txt'), 'text') },
+        ]);
+        s.resource({ uri: 'file:///a.bin', name: 'b' }, async (uri) => [
+          { uri, blob: await streamedFile(path.join(dir, 'a.bin'), 'base64') },
+        ]);
+        const wire = await Wire.open(s, revision);
+        assert.deepEqual(await wire.result('resources/read', { uri: 'file:///a.txt' }), {
+          contents: [{ uri: 'file:///a.txt', mimeType: 'text/plain', text }],
+        });
+        assert.deepEqual(await wire.result('resources/read', { uri: 'file:///a.bin' }), {
+          contents: [{ uri: 'file:///a.bin', blob: BYTES.toString('base64') }],
+        });
+        await wire.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
 
 describe('resources/read', () => {
   for (const revision of HANDSHAKE_REVISIONS) {
