@@ -7,11 +7,15 @@
 import type { ServerResponse } from 'node:http';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
+import { serializeSpliced, streamedPending } from '../../jsonrpc/streamed.js';
 import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
+import { writeSplicedBody } from './spliced-body.js';
 import { formatSseEvent } from './sse.js';
 
 export class StatelessExchangeTransport implements Transport {
+  /** A response with streamed values is written as they are read (spliced-body.ts). */
+  readonly splicing = true;
   private handlers: TransportHandlers | undefined;
   private streaming = false;
   private closeReason: CloseReason | undefined;
@@ -42,6 +46,7 @@ export class StatelessExchangeTransport implements Transport {
     const isResponse = !('method' in payload);
     if (isResponse) {
       if ((payload as { id?: unknown }).id !== this.requestId) return;
+      if (streamedPending() && this.sendSpliced(payload)) return;
       if (this.streaming) {
         this.response.end(
           formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
@@ -69,6 +74,24 @@ export class StatelessExchangeTransport implements Transport {
     this.response.write(
       formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
     );
+  }
+
+  /**
+   * A response with streamed values (a big resource): written as the values are read, in the JSON body
+   * or the SSE event it would have gone in. False when it has none.
+   */
+  private sendSpliced(payload: JsonRpcPayload): boolean {
+    const spliced = serializeSpliced(payload);
+    if (spliced.values.length === 0) return false;
+    const body = { texts: spliced.texts.map((text) => httpExactIds.write(text)), values: spliced.values };
+    if (this.streaming) {
+      void writeSplicedBody(this.response, 'event: message\ndata: ', body, '\n\n');
+    } else {
+      this.response.writeHead(this.statusOf(payload), { 'Content-Type': 'application/json' });
+      void writeSplicedBody(this.response, '', body, '');
+    }
+    this.finish({ message: 'the request was answered' });
+    return true;
   }
 
   flush(): Promise<void> {
