@@ -9,8 +9,9 @@
 // is set again for what is now the earliest deadline. When nothing is pending the timer is kept but
 // unreferenced (it no longer keeps the process alive): setting and clearing a timer around every call was
 // 10 µs of CPU per serial call, while referencing it again is a flag.
-
-import { performance } from 'node:perf_hooks';
+//
+// `performance` is Node's global, not an import of node:perf_hooks: importing that module as ESM loaded a
+// dozen internal modules into every process at start-up, before anything timed (issue 21).
 
 /** The longest delay setTimeout honours; a longer one would fire at once. */
 const MAX_DELAY = 2 ** 31 - 1;

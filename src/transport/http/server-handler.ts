@@ -7,7 +7,6 @@
 
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';

@@ -12,7 +12,6 @@
 // off a fleet.
 
 import type { ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
