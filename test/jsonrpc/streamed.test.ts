@@ -24,17 +24,25 @@ import type { Framing } from '../../src/transport/framing/decoder.js';
 import { type ByteSink, FrameWriter } from '../../src/transport/framing/writer.js';
 import { StreamTransport } from '../../src/transport/stream.js';
 
-/** A source of the given chunks; records whether it was closed. */
-function source(chunks: Uint8Array[], fail?: Error): ByteSource & { closed: boolean } {
+/** A source of the given chunks; records whether it was closed, and `whenClosed` resolves then. */
+function source(
+  chunks: Uint8Array[],
+  fail?: Error,
+): ByteSource & { closed: boolean; whenClosed: Promise<void> } {
   const queue = [...chunks];
+  let onClose = () => {};
   const s = {
     closed: false,
+    whenClosed: new Promise<void>((resolve) => {
+      onClose = resolve;
+    }),
     async read() {
       if (queue.length === 0 && fail) throw fail;
       return queue.shift() ?? null;
     },
     close() {
       s.closed = true;
+      onClose();
     },
   };
   return s;
@@ -59,14 +67,18 @@ function streamed(bytes: Buffer, encoding: StreamedEncoding, size: number) {
 class Sink extends EventEmitter implements ByteSink {
   readonly chunks: Buffer[] = [];
   accept = true;
+  /** A peer that stopped reading: asked to wait, the sink never drains. */
+  neverDrain = false;
   early = 0;
   private owed = false;
   write(data: string | Uint8Array, callback: (error?: Error | null) => void): boolean {
     if (this.owed) this.early++;
     this.chunks.push(typeof data === 'string' ? Buffer.from(data) : Buffer.from(data));
     queueMicrotask(() => callback());
+    this.emit('written');
     if (this.accept) return true;
     this.owed = true;
+    if (this.neverDrain) return false;
     setImmediate(() => {
       this.owed = false;
       this.emit('drain');
@@ -176,6 +188,23 @@ describe('StreamedString', () => {
     assert.match(String(failure?.message), /a streamed value could not be written: EIO: the disk went away/);
     assert.ok(failing.closed);
     assert.ok(waiting.source.closed, 'the value that waited behind it is released');
+  });
+
+  it('a peer that stops reading mid-value: failing the writer closes the source, nothing waits for ever', async () => {
+    const sink = new Sink();
+    sink.accept = false;
+    sink.neverDrain = true;
+    const writer = new FrameWriter(sink, () => 'newline');
+    const { value, source: s } = streamed(TEXT_BYTES, 'text', 10);
+    writer.writeSpliced(serializeSpliced({ text: value }));
+    const flushed = writer.flush();
+    // The first write (the JSON before the value) went out at once and asked to wait.
+    assert.equal(sink.chunks.length, 1);
+    assert.equal(s.closed, false);
+    writer.fail(new Error('the pipe closed'));
+    await flushed;
+    await s.whenClosed;
+    assert.equal(sink.chunks.length, 1, 'nothing written after the failure');
   });
 
   it('is described, never read, when stringified outside a transport (a log, a trace)', () => {

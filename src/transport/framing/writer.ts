@@ -125,25 +125,27 @@ export class FrameWriter {
     if (data.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       let settled = false;
-      const ok = this.stream.write(data, (error) => {
-        if (error && !settled) {
-          settled = true;
-          reject(error);
-        }
-      });
-      if (ok) {
+      const settle = (error?: Error | null) => {
+        if (settled) return;
         settled = true;
-        resolve();
-      } else {
-        this.stream.once('drain', () => {
-          if (!settled) {
-            settled = true;
-            resolve();
-          }
-        });
+        this.spliceWaiter = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      const ok = this.stream.write(data, (error) => {
+        if (error) settle(error);
+      });
+      if (ok) settle();
+      else {
+        // A stream that fails never drains: `fail` settles the wait instead, so the source is closed.
+        this.spliceWaiter = settle;
+        this.stream.once('drain', () => settle());
       }
     });
   }
+
+  /** The wait of a spliced frame's write for 'drain', which `fail` ends. */
+  private spliceWaiter: ((error?: Error | null) => void) | undefined;
 
   /** After a spliced frame: what was held goes out in order (up to the next spliced frame). */
   private resumeHeld(): void {
@@ -182,6 +184,7 @@ export class FrameWriter {
   /** The stream failed: what is queued is dropped and every waiter released. */
   fail(error: Error): void {
     this.failed ??= error;
+    this.spliceWaiter?.(error);
     this.queue = [];
     this.queuedChars = 0;
     for (const item of this.held)
