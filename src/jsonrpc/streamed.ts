@@ -90,10 +90,22 @@ export class StreamedString {
   async materialize(): Promise<string> {
     const source = this.take();
     try {
-      const chunks: Uint8Array[] = [];
-      for (let chunk = await source.read(); chunk; chunk = await source.read()) chunks.push(chunk);
-      const bytes = Buffer.concat(chunks);
-      return this.encoding === 'text' ? bytes.toString('utf8') : bytes.toString('base64');
+      // Into one buffer of the announced size, each chunk let go once copied (a source that gives more
+      // than it announced is still read whole).
+      let bytes = Buffer.allocUnsafe(this.byteLength);
+      let length = 0;
+      for (let chunk = await source.read(); chunk; chunk = await source.read()) {
+        if (length + chunk.length > bytes.length) {
+          bytes = Buffer.concat(
+            [bytes.subarray(0, length)],
+            Math.max(bytes.length * 2, length + chunk.length),
+          );
+        }
+        bytes.set(chunk, length);
+        length += chunk.length;
+      }
+      const whole = bytes.subarray(0, length);
+      return this.encoding === 'text' ? whole.toString('utf8') : whole.toString('base64');
     } finally {
       source.close();
     }

@@ -226,6 +226,13 @@ describe('StreamedString', () => {
     value.release();
   });
 
+  it('materializes what the source gives, more or less than it announced (a file that grew or shrank)', async () => {
+    const more = new StreamedString(source(cut(Buffer.from('0123456789'), 3)), 'text', 4);
+    const less = new StreamedString(source([Buffer.from('ab')]), 'base64', 100);
+    assert.equal(await more.materialize(), '0123456789');
+    assert.equal(await less.materialize(), Buffer.from('ab').toString('base64'));
+  });
+
   it('materializes into ordinary strings', async () => {
     const message = {
       contents: [
