@@ -3,8 +3,10 @@
 // answer) opens the stream at once, primed; a call silent past the delay gets its stream then.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { Deadlines, type Due } from '../../src/transport/http/deadlines.js';
 import { EventReader, Gate, listen, openSession, post, type Session } from '../support/http-helpers.js';
+import { deferred } from '../support/jsonrpc-peer.js';
 
 type Listening = Awaited<ReturnType<typeof listen>>;
 
@@ -86,5 +88,63 @@ describe('POST with streamAfter: JSON when the answer comes first, SSE otherwise
     const reader = new EventReader(response);
     const answer = await reader.nextMessage();
     assert.equal(answer.message.id, 5);
+  });
+});
+
+// The one timer behind streamAfter and the POST body's stall limit (src/transport/http/deadlines.ts): what
+// is due fires once, what was deleted never does, and a deadline moved later fires only when it is due.
+
+function entry(at: number, fired: string[], name: string, done?: () => void): Due {
+  return {
+    at,
+    fire: () => {
+      fired.push(name);
+      done?.();
+    },
+  };
+}
+
+describe('Deadlines', () => {
+  // The timer is unreferenced (it keeps no process alive): something must, while a test waits for it.
+  let keepAlive: ReturnType<typeof setInterval>;
+  beforeEach(() => {
+    keepAlive = setInterval(() => {}, 60_000);
+  });
+  afterEach(() => clearInterval(keepAlive));
+
+  it('fires what is due, in one timer, and not what was deleted', async () => {
+    let clock = 0;
+    const deadlines = new Deadlines(() => clock);
+    const fired: string[] = [];
+    const both = deferred();
+    const first = entry(5, fired, 'first');
+    const gone = entry(5, fired, 'gone');
+    deadlines.add(first);
+    deadlines.add(gone);
+    deadlines.add(entry(10, fired, 'second', both.resolve));
+    deadlines.delete(gone);
+    clock = 20;
+    await both.promise;
+    assert.deepEqual(fired, ['first', 'second']);
+    assert.equal(deadlines.size, 0);
+  });
+
+  it('fires a deadline moved later only once it is due', async () => {
+    let clock = 0;
+    const deadlines = new Deadlines(() => clock);
+    const fired: string[] = [];
+    const moved = deferred();
+    const stall = entry(1, fired, 'stall', moved.resolve);
+    deadlines.add(stall);
+    // Bytes arrived: the deadline moves; when the timer fires for the old one, it is not due yet.
+    stall.at = 3;
+    const marker = deferred();
+    deadlines.add(entry(1, fired, 'marker', marker.resolve));
+    clock = 2;
+    await marker.promise;
+    assert.deepEqual(fired, ['marker']);
+    clock = 5;
+    await moved.promise;
+    assert.deepEqual(fired, ['marker', 'stall']);
   });
 });

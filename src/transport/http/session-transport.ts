@@ -31,6 +31,7 @@ import type {
 } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import { nodeCrypto } from '../platform/builtins.js';
+import { Deadlines, type Due } from './deadlines.js';
 import type { EventStore } from './event-store.js';
 import {
   channels,
@@ -51,7 +52,10 @@ interface Stream {
   /** JSON mode: the responses gathered so far, and whether the POST body was a batch. */
   collected: JsonRpcMessage[];
   batch: boolean;
-  /** Writes in order: storing an event may be asynchronous, and a stream must not end before its last write. */
+  /**
+   * Writes in order: storing an event may be asynchronous, and a stream must not end before its last write.
+   * IDLE until the first write is queued.
+   */
   chain: Promise<void>;
   /**
    * JSON mode: the headers of the POST (Mcp-Session-Id), written with the body at the end. They were
@@ -64,8 +68,8 @@ interface Stream {
    * once (the id went out with the stream's headers before the answer was known).
    */
   headless?: boolean;
-  /** Mode 'either': the stream opens when this fires, unless its answer came first (then JSON). */
-  undecided?: ReturnType<typeof setTimeout>;
+  /** Mode 'either': the stream opens when this is due, unless its answer came first (then JSON). */
+  undecided?: Due;
 }
 
 export interface SessionTransportOptions {
@@ -259,7 +263,7 @@ export class HttpSessionTransport implements Transport {
       mode: mode === 'json' ? 'json' : 'sse',
       collected: [],
       batch: Array.isArray(body),
-      chain: Promise.resolve(),
+      chain: IDLE,
       headers,
     };
     this.openStream(stream);
@@ -267,11 +271,16 @@ export class HttpSessionTransport implements Transport {
     for (const id of requestIds) this.requestStream.set(id, stream.id);
     if (mode === 'either' && requestIds.length === 1 && !stream.batch) {
       stream.headless = true;
-      stream.undecided = setTimeout(() => {
-        stream.undecided = undefined;
-        this.enqueue(stream, () => (stream.headless && !this.closeReason ? this.openSse(stream) : undefined));
-      }, this.options.streamAfter ?? 0);
-      stream.undecided.unref();
+      stream.undecided = {
+        at: performance.now() + (this.options.streamAfter ?? 0),
+        fire: () => {
+          stream.undecided = undefined;
+          this.enqueue(stream, () =>
+            stream.headless && !this.closeReason ? this.openSse(stream) : undefined,
+          );
+        },
+      };
+      undecidedStreams.add(stream.undecided);
     } else if (stream.mode === 'sse') {
       // Corked until the end of the turn (end() uncorks at once): an answer ready by then goes out with
       // the headers and the priming event in one write.
@@ -365,7 +374,7 @@ export class HttpSessionTransport implements Transport {
       mode: 'sse',
       collected: [],
       batch: false,
-      chain: Promise.resolve(),
+      chain: IDLE,
       headers,
     };
     stream.response = response;
@@ -548,7 +557,7 @@ export class HttpSessionTransport implements Transport {
     // POST may land on another instance, which reads it.
     if (this.saving !== SAVED) await this.saving;
     if (stream.undecided) {
-      clearTimeout(stream.undecided);
+      undecidedStreams.delete(stream.undecided);
       stream.undecided = undefined;
       // The answer came before anything else: it goes as one JSON body (finishIfDone writes it).
       if (!('method' in message)) stream.mode = 'json';
@@ -687,7 +696,7 @@ export class HttpSessionTransport implements Transport {
       mode: 'sse',
       collected: [],
       batch: false,
-      chain: Promise.resolve(),
+      chain: IDLE,
       headers: {},
     };
     if (this.options.eventStore) this.stored(this.standaloneId);
@@ -710,7 +719,7 @@ export class HttpSessionTransport implements Transport {
       mode: 'sse',
       collected: [],
       batch: false,
-      chain: Promise.resolve(),
+      chain: IDLE,
       headers,
     };
     const live = await this.follow(fleet, this.standaloneId, response, () => {});
@@ -880,11 +889,15 @@ function storeEvent(
 const MAX_KEPT_STREAMS = 100;
 /** Streams written to the end whose events are kept anyway, in case the client lost the end of one. */
 const KEPT_FINISHED = 16;
+/** The POST streams of every session waiting to learn whether they answer in JSON (streamAfter). */
+const undecidedStreams = new Deadlines();
 const NO_SENT_REQUESTS: Map<string, JsonRpcId> = new Map();
 const NO_STREAMS = new Map<string, Stream>();
 const NO_REQUEST_STREAMS = new Map<JsonRpcId, string>();
 /** Nothing being saved: one settled promise for all sessions. */
 const SAVED = Promise.resolve();
+/** The write chain of a stream nothing was queued on yet (see HttpSessionTransport.send). */
+const IDLE: Promise<void> = Promise.resolve();
 const NO_CLEANUPS: Set<() => void> = new Set();
 
 export function errorBody(
