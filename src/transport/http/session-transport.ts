@@ -410,6 +410,24 @@ export class HttpSessionTransport implements Transport {
     if (isResponse && key === this.opening) this.opening = undefined;
     if (refused) delete stream.headers['Mcp-Session-Id'];
     const target = stream;
+    if (isResponse && !refused && this.answersAtOnce(target)) {
+      // Nothing written or queued on this stream yet, and its answer goes as one JSON body: gathered and
+      // written now, not through the write chain (four promises and as many turns a call).
+      if (target.undecided) {
+        undecidedStreams.delete(target.undecided);
+        target.undecided = undefined;
+        target.mode = 'json';
+      }
+      for (const message of sending) {
+        target.collected.push(message);
+        const id = (message as { id: JsonRpcId }).id;
+        this.requestStream.delete(id);
+        target.pending.delete(id);
+      }
+      if (this.requestStream.size === 0) this.requestStream = NO_REQUEST_STREAMS;
+      this.finishIfDone(target);
+      return;
+    }
     for (const message of sending) this.enqueue(target, () => this.write(target, message));
     if (isResponse) {
       const ids = messages.map((message) => (message as { id: JsonRpcId }).id);
@@ -423,6 +441,19 @@ export class HttpSessionTransport implements Transport {
         if (refused) this.finish({ message: 'the request that opened the session was refused' });
       });
     }
+  }
+
+  /**
+   * Whether an answer can be written at once instead of through the stream's write chain: nothing is
+   * queued on the stream, no state save must go first (a fleet), and it answers in JSON (or may still).
+   */
+  private answersAtOnce(stream: Stream): boolean {
+    return (
+      stream.chain === IDLE &&
+      this.saving === SAVED &&
+      !this.options.oneShot &&
+      (stream.mode === 'json' || stream.undecided !== undefined)
+    );
   }
 
   flush(): Promise<void> {
