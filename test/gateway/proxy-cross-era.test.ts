@@ -21,8 +21,12 @@ import { exampleServer } from '../support/stateless-server.js';
 function statelessOnly(inner: Transport): Transport {
   return {
     start(handlers: TransportHandlers) {
+      // Each method named: the connection's handlers are a class instance, whose methods a spread drops
+      // (closed was lost, and a session that ended threw "this.handlers?.closed is not a function").
       inner.start({
-        ...handlers,
+        frameError: (error) => handlers.frameError(error),
+        inputEnded: () => handlers.inputEnded?.(),
+        closed: (reason) => handlers.closed(reason),
         message(payload, info) {
           const message = payload as { id?: unknown; method?: unknown };
           if (message.method === 'initialize') {
