@@ -9,6 +9,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { ConnectionClosedError, JsonRpcError } from '../jsonrpc/errors.js';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 import type { RequestContext } from '../protocol/context.js';
+import { abortHookOf } from '../protocol/request-context.js';
 import type { BackLink, InFlight } from './back-link.js';
 import { forwardedParams, frontResult } from './results.js';
 
@@ -31,15 +32,17 @@ export async function forwardCall(
   context: RequestContext,
   options: ForwardOptions,
 ): Promise<Record<string, unknown>> {
-  const signal = context.signal;
   // Only a 2026-07-28 front interrupts a call (its input_required round): that call needs a signal of
   // its own to cancel the back request with. A handshake front's call is cancelled by the front's own
-  // signal, with no controller and listener more per call.
+  // cancellation: its AbortHook when the back is a handshake connection too (no AbortSignal is made for
+  // the call, nor listened on: some 15 µs of a proxied call), its signal otherwise.
   const controller = options.handshakeFront ? undefined : new AbortController();
+  const hook = controller || client.era !== 'handshake' ? undefined : abortHookOf(context);
+  const signal = hook ? undefined : context.signal;
   let interrupted: Promise<never> | undefined;
   let cancel: (() => void) | undefined;
   let entry: InFlight;
-  if (controller) {
+  if (controller && signal) {
     let interrupt: (error: Error) => void = () => {};
     interrupted = new Promise<never>((_, reject) => {
       interrupt = reject;
@@ -60,6 +63,7 @@ export async function forwardCall(
   const forget = link.track(entry);
   const call: CallOptions = {
     signal: controller?.signal ?? signal,
+    abortHook: hook,
     timeout: options.timeout,
     maxTotalTimeout: options.timeout,
     // What the back server asks on this call's behalf comes back with it (BackLink).
@@ -83,7 +87,7 @@ export async function forwardCall(
     throw frontError(error, method, options.label);
   } finally {
     forget();
-    if (cancel) signal.removeEventListener('abort', cancel);
+    if (cancel) signal?.removeEventListener('abort', cancel);
   }
 }
 

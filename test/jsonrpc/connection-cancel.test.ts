@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { abortCancellation, CANCELLED_NOTIFICATION } from '../../src/jsonrpc/cancellation.js';
-import { Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
+import { type AbortHook, Connection, type ConnectionProblem } from '../../src/jsonrpc/connection.js';
 import { RequestCancelledError } from '../../src/jsonrpc/errors.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { connect, deferred, drain } from '../support/jsonrpc-peer.js';
@@ -194,6 +194,63 @@ describe('connection cancel: incoming cancellation', () => {
     const reason = await aborted.promise;
     assert.ok(reason instanceof RequestCancelledError);
     assert.equal(reason.method, 'tools/call');
+  });
+});
+
+describe('connection cancel: passed on through an AbortHook (no AbortSignal)', () => {
+  it("cancels a request sent on an incoming request's behalf when the peer cancels that one", async () => {
+    const front = connect();
+    const back = connect();
+    let sent: Promise<unknown> | undefined;
+    front.connection.onRequest('forward', (_params, context) => {
+      assert.ok(context.abortHook, 'an incoming request has a hook');
+      sent = back.connection.request('slow', {}, { abortHook: context.abortHook });
+      return sent;
+    });
+    front.peer.deliver({ jsonrpc: '2.0', id: 1, method: 'forward' });
+    const id = back.peer.messages()[0]?.id;
+    front.peer.deliver({
+      jsonrpc: '2.0',
+      method: CANCELLED_NOTIFICATION,
+      params: { requestId: 1, reason: 'the user gave up' },
+    });
+    await assert.rejects(sent!, (error: unknown) => {
+      assert.ok(error instanceof RequestCancelledError);
+      assert.match(error.message, /the user gave up/);
+      return true;
+    });
+    const cancels = back.peer.notifications(CANCELLED_NOTIFICATION);
+    assert.equal(cancels.length, 1);
+    const params = cancels[0]?.params as { requestId: unknown; reason: string };
+    assert.equal(params.requestId, id);
+    assert.match(params.reason, /the user gave up/);
+  });
+
+  it('rejects at once, sending nothing, when the hook is aborted already; forgets its listener once answered', async () => {
+    const front = connect();
+    const back = connect();
+    let hook: AbortHook | undefined;
+    const answered = deferred();
+    front.connection.onRequest('forward', async (_params, context) => {
+      hook = context.abortHook;
+      const done = back.connection.request('quick', {}, { abortHook: hook });
+      back.peer.deliver({ jsonrpc: '2.0', id: back.peer.messages()[0]?.id, result: 'ok' });
+      assert.equal(await done, 'ok');
+      answered.resolve();
+      return new Promise(() => {});
+    });
+    front.peer.deliver({ jsonrpc: '2.0', id: 1, method: 'forward' });
+    await answered.promise;
+    front.peer.deliver({ jsonrpc: '2.0', method: CANCELLED_NOTIFICATION, params: { requestId: 1 } });
+    await drain();
+    assert.deepEqual(
+      back.peer.notifications(CANCELLED_NOTIFICATION),
+      [],
+      'an answered request is not cancelled',
+    );
+    assert.equal(hook?.aborted, true);
+    await assert.rejects(back.connection.request('late', {}, { abortHook: hook }), RequestCancelledError);
+    assert.equal(back.peer.messages().length, 1, 'nothing more was sent');
   });
 });
 

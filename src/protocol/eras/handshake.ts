@@ -2,7 +2,7 @@
 // whose codec then shapes every result and notification; logging/setLevel sets the session's level;
 // every other request waits for initialize and is served by the server's handler.
 
-import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
+import type { AbortHook, RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
@@ -247,6 +247,9 @@ class HandshakeRequestSource implements ContextSource {
   }
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+  get abortHook(): AbortHook | undefined {
+    return this.request.abortHook;
   }
   get auth(): AuthInfo | undefined {
     return this.request.auth;
