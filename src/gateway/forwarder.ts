@@ -227,7 +227,8 @@ export class Forwarder implements ServerDefinition {
     context: RequestContext,
     session: Session,
   ): Promise<Record<string, unknown>> {
-    const { client, link } = await this.backOf(session);
+    // A session's own back is at hand: no promise and turn of backOf's for it on every call.
+    const { client, link } = this.sessionBacks.get(session) ?? (await this.backOf(session));
     const result = await forwardCall(client, link, method, params, context, {
       timeout: this.options.timeout ?? 3_600_000,
       label: 'the server behind the proxy',
