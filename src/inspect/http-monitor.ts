@@ -6,7 +6,6 @@
 // the server changes, an answer of the wrong content type or status, an SSE event that is not one JSON-RPC
 // message, and a response on a stream other than the one its request opened.
 
-import { StringDecoder } from 'node:string_decoder';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
 import { DEFAULT_MAX_MESSAGE_SIZE } from '../transport/framing/decoder.js';
 import { SseParser } from '../transport/http/sse.js';
@@ -215,7 +214,13 @@ export class HttpExchange {
   private responseChunks: Buffer[] = [];
   private responseBytes = 0;
   private sse: SseParser | undefined;
-  private decoder: StringDecoder | undefined;
+  /**
+   * The bytes after the last newline of the stream so far: the start of a line, decoded once its newline
+   * comes. A newline byte is never part of a multi-byte character, so text cut there decodes on its own
+   * (no StringDecoder per stream, and the lines of a chunk are decoded in one piece).
+   */
+  private sseRest: Buffer[] = [];
+  private sseRestBytes = 0;
   /** A GET with Last-Event-ID resumes a stream that may carry responses. */
   private readonly resumed: boolean;
   private finished = false;
@@ -238,8 +243,16 @@ export class HttpExchange {
     return this.session ?? NO_SESSION;
   }
 
+  /** Made once per session the exchange is in (every message and problem of the exchange names it). */
+  private whereOf: { session: string | undefined; where: HttpWhere } | undefined;
+
   private get where(): HttpWhere {
-    return this.session ? { session: this.session, stream: this.stream } : { stream: this.stream };
+    if (this.whereOf?.session !== this.session) this.whereOf = undefined;
+    this.whereOf ??= {
+      session: this.session,
+      where: this.session ? { session: this.session, stream: this.stream } : { stream: this.stream },
+    };
+    return this.whereOf.where;
   }
 
   requestBody(chunk: Buffer): void {
@@ -250,7 +263,7 @@ export class HttpExchange {
   requestEnd(): void {
     const at = this.owner.clock();
     if (this.head.method !== 'POST') return;
-    const text = Buffer.concat(this.requestChunks).toString('utf8');
+    const text = decode(this.requestChunks);
     this.requestChunks = [];
     if (this.requestBytes > this.owner.maxMessageSize) {
       this.owner.problem(
@@ -309,7 +322,7 @@ export class HttpExchange {
       this.owner.deliver('client', this.key, this.where, this.held.values, this.held.at);
       this.held = undefined;
     }
-    const type = (this.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = mediaType(this.contentType);
     this.body =
       type === 'application/json'
         ? 'json'
@@ -334,20 +347,36 @@ export class HttpExchange {
       );
     }
     this.checkStatus(status, type);
-    if (this.body === 'sse') {
-      this.sse = new SseParser();
-      this.decoder = new StringDecoder('utf8');
-    }
+    if (this.body === 'sse') this.sse = new SseParser();
   }
 
   responseBody(chunk: Buffer): void {
     if (this.sse) {
-      for (const event of this.sse.push(this.decoder!.write(chunk))) this.event(event);
+      const newline = chunk.lastIndexOf(10);
+      if (newline === -1) {
+        this.sseRest.push(chunk);
+        this.sseRestBytes += chunk.length;
+      } else {
+        let text: string;
+        if (this.sseRestBytes === 0) text = chunk.toString('utf8', 0, newline + 1);
+        else {
+          this.sseRest.push(chunk.subarray(0, newline + 1));
+          text = Buffer.concat(this.sseRest).toString('utf8');
+          this.sseRest = [];
+          this.sseRestBytes = 0;
+        }
+        if (newline + 1 < chunk.length) {
+          this.sseRest.push(chunk.subarray(newline + 1));
+          this.sseRestBytes = chunk.length - newline - 1;
+        }
+        for (const event of this.sse.push(text)) this.event(event);
+      }
       // A server that never ends its event (one endless line, data lines without the blank line) would
       // have the monitor keep all of it: the stream is flagged once, and the rest of it only forwarded.
-      if (this.sse.pending > this.owner.maxMessageSize) {
+      if (this.sseRestBytes + this.sse.pending > this.owner.maxMessageSize) {
         this.sse = undefined;
-        this.decoder = undefined;
+        this.sseRest = [];
+        this.sseRestBytes = 0;
         this.owner.problem(
           this.where,
           'oversize',
@@ -365,9 +394,10 @@ export class HttpExchange {
 
   responseEnd(): void {
     if (this.sse) {
-      for (const event of this.sse.push(`${this.decoder!.end()}\n\n`)) this.event(event);
+      const rest = this.sseRestBytes === 0 ? '' : Buffer.concat(this.sseRest).toString('utf8');
+      for (const event of this.sse.push(`${rest}\n\n`)) this.event(event);
     } else if (this.body !== 'none' && this.body !== 'sse') {
-      const text = Buffer.concat(this.responseChunks).toString('utf8');
+      const text = decode(this.responseChunks);
       this.responseChunks = [];
       const values = this.responseBytes > this.owner.maxMessageSize ? undefined : parseJson(text);
       // A message under the wrong content type (flagged as such already) is still recorded; a body of
@@ -532,6 +562,11 @@ export class HttpExchange {
   }
 }
 
+/** The text of a body: most come in one chunk, decoded as it is (Buffer.concat would copy it first). */
+function decode(chunks: Buffer[]): string {
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -558,8 +593,25 @@ function responseId(value: unknown): JsonRpcId | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
+/** The media type of a Content-Type, lowercase, without its parameters ('' for none). */
+function mediaType(contentType: string | undefined): string {
+  if (contentType === undefined) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** The last answer of `accepts`: a client sends the same Accept on every request, and is answered alike. */
+let lastAccept = { accept: '', type: '', allowed: false };
+
 /** Whether an Accept header allows a media type (with its wildcards). */
 function accepts(accept: string, type: string): boolean {
+  if (accept === lastAccept.accept && type === lastAccept.type) return lastAccept.allowed;
+  const allowed = acceptsUncached(accept, type);
+  lastAccept = { accept, type, allowed };
+  return allowed;
+}
+
+function acceptsUncached(accept: string, type: string): boolean {
   const [major] = type.split('/');
   return accept
     .split(',')

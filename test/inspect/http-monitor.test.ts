@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HttpMonitor, type HttpTraceProblem } from '../../src/inspect/http-monitor.js';
+import { HttpMonitor, type HttpTraceMessage, type HttpTraceProblem } from '../../src/inspect/http-monitor.js';
 
 const STATELESS = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 
@@ -106,6 +106,39 @@ describe('HttpMonitor', () => {
       Buffer.from(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`),
     );
     assert.deepEqual(legacy.problems, []);
+  });
+
+  it('reads SSE events cut anywhere, inside a line or a character, as the whole stream at once', () => {
+    const result = (id: number, text: string) => ({ jsonrpc: '2.0', id, result: { text } });
+    const stream = `: hi\r\nevent: message\r\ndata: ${JSON.stringify(result(1, 'héllo 😀'))}\r\n\r\ndata: ${JSON.stringify(result(2, '€'))}\n\ndata: ${JSON.stringify(result(3, 'end'))}`;
+    const bytes = Buffer.from(stream);
+    const seen = (cuts: number[]) => {
+      const messages: HttpTraceMessage[] = [];
+      const problems: HttpTraceProblem[] = [];
+      const http = new HttpMonitor({ message: (m) => messages.push(m), problem: (p) => problems.push(p) });
+      const post = http.exchange({ method: 'POST', path: '/mcp', headers: {} });
+      post.requestBody(
+        Buffer.from(JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'x' })))),
+      );
+      post.requestEnd();
+      post.response(200, { 'content-type': 'text/event-stream' });
+      let at = 0;
+      for (const cut of [...cuts, bytes.length]) {
+        post.responseBody(bytes.subarray(at, cut));
+        at = cut;
+      }
+      post.responseEnd();
+      assert.deepEqual(problems, []);
+      return messages.filter((m) => m.from === 'server').map((m) => m.payload);
+    };
+    const whole = seen([]);
+    assert.deepEqual(whole, [result(1, 'héllo 😀'), result(2, '€'), result(3, 'end')]);
+    for (let cut = 1; cut < bytes.length; cut++) assert.deepEqual(seen([cut]), whole, `cut at byte ${cut}`);
+    assert.deepEqual(
+      seen(Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)),
+      whole,
+      'one byte at a time',
+    );
   });
 
   it('flags an SSE event larger than a message may be while it arrives, and stops keeping it', () => {

@@ -116,10 +116,7 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
       path: req.url ?? '/',
       headers: req.headers,
     });
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
-    }
+    const headers = endToEnd(req.headers);
     headers.host = upstream.host;
     Object.assign(headers, options.headers);
     const outbound = send(
@@ -134,11 +131,7 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
       },
       (answer) => {
         const status = answer.statusCode ?? 502;
-        const back: OutgoingHttpHeaders = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (!HOP_BY_HOP.has(name) && value !== undefined) back[name] = value;
-        }
-        res.writeHead(status, answer.statusMessage, back);
+        res.writeHead(status, answer.statusMessage, endToEnd(answer.headers));
         // A stream that stays quiet (a GET stream, an SSE answer still working) must reach the client
         // with its headers at once, as it would without the proxy; when its first bytes came with them,
         // both go out in one write.
@@ -225,6 +218,16 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+}
+
+/** The headers of a message that go on to the next hop (a loop over its keys: no array of pairs made). */
+function endToEnd(headers: IncomingMessage['headers']): OutgoingHttpHeaders {
+  const kept: OutgoingHttpHeaders = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value;
+  }
+  return kept;
 }
 
 /** Runs tasks in the order given, after the current I/O callbacks and the writes they queued. */
