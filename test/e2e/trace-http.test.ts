@@ -133,6 +133,35 @@ describe('trace --http forwards every byte unchanged', () => {
     }
   });
 
+  it('passes the head of a quiet SSE stream on at once, before any event', async () => {
+    // A GET stream (or an SSE answer still working) may send its head and nothing else for a long time:
+    // the client must see it open as it would without the proxy.
+    let hold: (() => void) | undefined;
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.flushHeaders();
+      hold = () => res.end();
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as { port: number };
+    const trace = await startTrace(`http://127.0.0.1:${port}/mcp`);
+    try {
+      // Resolves with the head; the stream stays open until the upstream is told to end it below.
+      const answer = await fetch(trace.url, {
+        headers: { Accept: 'text/event-stream' },
+        signal: AbortSignal.timeout(5000),
+      });
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers.get('content-type'), 'text/event-stream');
+      hold!();
+      assert.equal(await answer.text(), '');
+    } finally {
+      await trace.stop();
+      upstream.closeAllConnections();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
+  });
+
   it('answers 502 with a JSON-RPC error, and records it, when the upstream cannot be reached', async () => {
     const upstream = createServer();
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));

@@ -134,15 +134,20 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
         res.writeHead(status, answer.statusMessage, endToEnd(answer.headers));
         // A stream that stays quiet (a GET stream, an SSE answer still working) must reach the client
         // with its headers at once, as it would without the proxy; when its first bytes came with them,
-        // both go out in one write.
+        // both go out in one write. (res.headersSent cannot tell: it is true once writeHead has run,
+        // before anything is written, so a quiet stream's head used to wait for its first event.) The
+        // check waits in the monitor's queue, which runs once this turn's writes are queued (an Immediate
+        // of its own per answer cost as much again).
+        let forwarded = false;
         if (/^text\/event-stream/i.test(String(answer.headers['content-type'] ?? ''))) {
-          setImmediate(() => {
-            if (!res.headersSent && !res.destroyed) res.flushHeaders();
+          later(() => {
+            if (!forwarded && !res.writableEnded && !res.destroyed) res.flushHeaders();
           });
         }
         const { headers: answered } = answer;
         later(() => exchange.response(status, answered));
         answer.on('data', (chunk: Buffer) => {
+          forwarded = true;
           if (!res.write(chunk)) {
             answer.pause();
             res.once('drain', () => answer.resume());
