@@ -79,8 +79,19 @@ export async function runHttpTrace(options: HttpTraceOptions): Promise<number> {
       log.record(r);
     },
     problem: ({ at, ...p }) => log.record({ type: 'problem', time: iso(at), ...p }),
-    exchange: ({ at, ms, ...e }) =>
-      log.record({ type: 'http', time: iso(at), ms: Math.round(ms * 1000) / 1000, ...e }),
+    // Built field by field, in the order the log has always had (a rest pattern copies generically).
+    exchange: (e) => {
+      const time = iso(e.at);
+      const ms = Math.round(e.ms * 1000) / 1000;
+      const { stream, method, path } = e;
+      const r: TraceRecord & { type: 'http' } =
+        e.session === undefined
+          ? { type: 'http', time, ms, stream, method, path }
+          : { type: 'http', time, ms, session: e.session, stream, method, path };
+      if (e.status !== undefined) r.status = e.status;
+      if (e.contentType !== undefined) r.contentType = e.contentType;
+      log.record(r);
+    },
   });
   const secure = upstream.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
