@@ -212,6 +212,15 @@ export class Aggregator implements ServerDefinition {
     return result;
   }
 
+  /**
+   * Learns the x-mcp-header marks of every tool of the servers that are ready, as a tools/list through the
+   * front would: a 2026-07-28 client may call a tool it knows of without listing it here first, and its
+   * Mcp-Param-* headers are then checked all the same.
+   */
+  async learnToolMarks(): Promise<void> {
+    await this.listTools({}).catch(() => undefined);
+  }
+
   private async listTools(params: Record<string, unknown>) {
     const all = await this.gather<Tool>('tools', (client) => client.listAllTools());
     const tools = all

@@ -75,13 +75,16 @@ export async function openGateway(config: GatewayConfig, options: GatewayOptions
     ...options.host,
     client: { ...aggregator.link.clientOptions(undefined), timeout: 3_600_000 },
     onEvent: (event: HostEvent) => {
-      // A server gone or back changes every list it contributed to.
+      // A server gone or back changes every list it contributed to; a server ready now has tools whose
+      // header marks the HTTP front checks from now on, listed through it or not.
       if (event.type === 'ready' || event.type === 'crashed') aggregator.listsChanged();
+      if (event.type === 'ready') void aggregator.learnToolMarks();
       onEvent?.(event);
     },
   });
   aggregator.serve(host);
   await host.start();
+  await aggregator.learnToolMarks();
   return {
     host,
     aggregator,

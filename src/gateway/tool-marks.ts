@@ -1,7 +1,8 @@
 // The x-mcp-header marks of the tools a front lists for its back servers (2026-07-28): the front's HTTP
 // binding checks a tools/call's Mcp-Param-* headers against them before the call goes on, as the server
 // itself would over HTTP (a back on stdio never sees the headers). Learned from every tools/list that
-// passes through the front, under the names the front lists them by; a tool not seen yet is not checked.
+// passes through the front, under the names the front lists them by, and beforehand: the proxy asks its
+// back at server/discover, the gateway lists its servers' tools when each is ready.
 
 import { type ParamHeader, paramHeadersOf } from '../protocol/http/param-headers.js';
 

@@ -230,6 +230,43 @@ describe('gateway: the tasks of a 2026-07-28 server', () => {
     await gateway?.close();
   });
 
+  it("checks a tools/call's Mcp-Param-* headers against the server tool's marks without a tools/list first", async () => {
+    const call = (headers: Record<string, string>) =>
+      fetch(front.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'everything__test_header_param',
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'everything__test_header_param',
+            arguments: { region: 'eu-west1' },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        }),
+      });
+    const wrong = await call({ 'mcp-param-region': 'us-west1' });
+    assert.equal(wrong.status, 400);
+    assert.equal(
+      ((await wrong.json()) as { error?: { code: number } }).error?.code,
+      ErrorCode.HeaderMismatch,
+    );
+    const right = await call({ 'mcp-param-region': 'eu-west1' });
+    assert.equal(right.status, 200);
+    assert.match(JSON.stringify(await right.json()), /region: eu-west1/);
+  });
+
   it('a call that becomes a task is followed to its end through the gateway; an unknown task is -32602', async () => {
     const caller = new McpClient({ name: 'caller', version: '1.0.0', era: 'stateless', timeout: 30_000 });
     await caller.connect(new HttpClientTransport(front.url), { timeout: 30_000 });
