@@ -26,19 +26,24 @@ export class DeadlineTimer {
   /**
    * @param expire called when the timer fires, with the current time: handles every deadline that has
    * passed and returns the earliest one still ahead (Infinity for none).
+   * @param options `keepsAlive: false` for deadlines that must never keep the process alive (an HTTP
+   * endpoint's: its sockets do, or not); `now` for a clock of the caller's (tests).
    */
-  constructor(private readonly expire: (now: number) => number) {}
+  constructor(
+    private readonly expire: (now: number) => number,
+    private readonly options: { keepsAlive?: boolean; now?: () => number } = {},
+  ) {}
 
   /** Milliseconds on a monotonic clock (wall-clock steps must not time requests out). */
   now(): number {
-    return performance.now();
+    return this.options.now ? this.options.now() : performance.now();
   }
 
   /** Makes sure the timer fires no later than `deadline`, and that it keeps the process alive until then. */
   ensure(deadline: number): void {
     if (deadline === Number.POSITIVE_INFINITY) return;
     if (deadline >= this.due) {
-      if (!this.referenced && this.timer !== undefined) {
+      if (!this.referenced && this.timer !== undefined && this.options.keepsAlive !== false) {
         this.timer.ref();
         this.referenced = true;
       }
@@ -48,7 +53,8 @@ export class DeadlineTimer {
     this.due = deadline;
     const delay = Math.min(Math.max(0, Math.ceil(deadline - this.now())), MAX_DELAY);
     this.timer = setTimeout(this.fire, delay);
-    this.referenced = true;
+    this.referenced = this.options.keepsAlive !== false;
+    if (!this.referenced) this.timer.unref();
   }
 
   /** Nothing waits for a deadline now: the timer stays set, but no longer keeps the process alive. */

@@ -1,10 +1,11 @@
-// One unreferenced timer for many short deadlines that are nearly always met first: a POST body's stall
-// limit (408) and a POST stream's wait before it opens as SSE (streamAfter). Each was a Node timer made and
-// cleared per POST, two of them, some 10 µs of CPU per proxied call at one in flight (issue 19). A
-// deadline here is an entry in a set: the timer is set for the earliest one when it is later than what
-// the timer is set for already, and when it fires, what has expired fires and it is set for the next. A
-// deadline moved later (a body still arriving) costs nothing until the timer finds it not yet due.
-// `performance` is Node's global: importing node:perf_hooks as ESM loads a dozen modules at start-up.
+// Many short deadlines that are nearly always met first, on one unreferenced DeadlineTimer: a POST body's
+// stall limit (408) and a POST stream's wait before it opens as SSE (streamAfter). Each was a Node timer
+// made and cleared per POST, two of them, some 10 µs of CPU per proxied call at one in flight (issue 19).
+// A deadline here is an entry in a set; when the timer fires, what has expired fires and the timer is set
+// for the next. A deadline moved later (a body still arriving) costs nothing until the timer finds it not
+// yet due.
+
+import { DeadlineTimer } from '../../jsonrpc/deadline-timer.js';
 
 /** Something with a deadline, on performance.now()'s clock. */
 export interface Due {
@@ -14,16 +15,17 @@ export interface Due {
 
 export class Deadlines {
   private readonly waiting = new Set<Due>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer fires; Infinity while it is not set. */
-  private due = Number.POSITIVE_INFINITY;
+  private readonly timer: DeadlineTimer;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(now?: () => number) {
+    // Neither a stalled body nor a stream's opening keeps the process alive: their sockets do, or not.
+    this.timer = new DeadlineTimer((at) => this.expire(at), { keepsAlive: false, now });
+  }
 
   /** Fires `entry` once `entry.at` has passed, unless it is deleted first. */
   add(entry: Due): void {
     this.waiting.add(entry);
-    this.arm(entry.at);
+    this.timer.ensure(entry.at);
   }
 
   delete(entry: Due): void {
@@ -34,19 +36,8 @@ export class Deadlines {
     return this.waiting.size;
   }
 
-  private arm(at: number): void {
-    if (at >= this.due) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.due = at;
-    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(at - this.now())));
-    // Neither a stalled body nor a stream's opening keeps the process alive: their sockets do, or not.
-    this.timer.unref();
-  }
-
-  private readonly fire = (): void => {
-    this.timer = undefined;
-    this.due = Number.POSITIVE_INFINITY;
-    const now = this.now();
+  /** Fires what is due at `now`; the earliest deadline still ahead (an entry fired may have added one). */
+  private expire(now: number): number {
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.waiting) {
       if (entry.at <= now) {
@@ -54,7 +45,6 @@ export class Deadlines {
         entry.fire();
       } else if (entry.at < next) next = entry.at;
     }
-    // An entry fired above may have added one (set for `next` already, or earlier).
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
-  };
+    return next;
+  }
 }
