@@ -61,6 +61,11 @@ export class StreamedString {
     if (this.source) this.take().close();
   }
 
+  /** Bytes it takes in the message at least (text: its own, more with escapes; base64: exactly). */
+  get encodedLength(): number {
+    return this.encoding === 'base64' ? Math.ceil(this.byteLength / 3) * 4 : this.byteLength;
+  }
+
   /** The bytes of the JSON string it stands for, without the quotes, chunk by chunk. */
   async *escapedChunks(): AsyncGenerator<Buffer> {
     const source = this.take();
@@ -168,6 +173,23 @@ export function serializeSpliced(payload: unknown): SplicedJson {
   }
   texts.push(text.slice(from));
   return { texts, values: found };
+}
+
+/**
+ * Writes a spliced message in order through `put`, each piece awaited (a transport's write that waits for
+ * drain): `head` with the first text, each value's escaped bytes, each text after it, the last with `tail`.
+ */
+export async function writeSplicedParts(
+  { texts, values }: SplicedJson,
+  head: string,
+  tail: string,
+  put: (data: string | Uint8Array) => Promise<void>,
+): Promise<void> {
+  await put(head + texts[0]!);
+  for (let i = 0; i < values.length; i++) {
+    for await (const chunk of values[i]!.escapedChunks()) await put(chunk);
+    await put(i + 1 === values.length ? texts[i + 1]! + tail : texts[i + 1]!);
+  }
 }
 
 /** Calls `visit` on every StreamedString in a message (a handler's result: plain objects and arrays). */

@@ -118,9 +118,7 @@ export class StreamTransport implements Transport {
     const limit = this.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
     let size = 0;
     for (const text of texts) size += Buffer.byteLength(text);
-    for (const value of values) {
-      size += value.encoding === 'base64' ? Math.ceil(value.byteLength / 3) * 4 : value.byteLength;
-    }
+    for (const value of values) size += value.encodedLength;
     if (size > limit) {
       for (const value of values) value.release();
       throw new MessageTooLargeError(size, limit);

@@ -12,7 +12,7 @@
 // Content-Length framing the length must come first, so the values are read whole and the frame is
 // written like any other.
 
-import type { SplicedJson } from '../../jsonrpc/streamed.js';
+import { type SplicedJson, writeSplicedParts } from '../../jsonrpc/streamed.js';
 import type { Framing } from './decoder.js';
 
 /** Queued bytes above which the queue is flushed at once instead of at the end of the turn. */
@@ -109,14 +109,8 @@ export class FrameWriter {
     this.queue = [];
     this.queuedChars = 0;
     if (this.waitingForDrain) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
-    await this.put(queued + texts[0]!);
-    for (let i = 0; i < values.length; i++) {
-      for await (const chunk of values[i]!.escapedChunks()) {
-        if (this.failed) throw this.failed;
-        await this.put(chunk);
-      }
-      await this.put(i + 1 === values.length ? `${texts[i + 1]}\n` : texts[i + 1]!);
-    }
+    // put() refuses once the writer failed: the values' reading stops there and their sources close.
+    await writeSplicedParts(message, queued, '\n', (data) => this.put(data));
   }
 
   /** One write, resolved once the stream can take more (at once, unless it asked to wait). */

@@ -3,12 +3,12 @@
 // socket to drain. A client that goes away stops the reading and closes the sources.
 
 import type { ServerResponse } from 'node:http';
-import type { SplicedJson } from '../../jsonrpc/streamed.js';
+import { type SplicedJson, writeSplicedParts } from '../../jsonrpc/streamed.js';
 
 export async function writeSplicedBody(
   response: ServerResponse,
   head: string,
-  { texts, values }: SplicedJson,
+  message: SplicedJson,
   tail: string,
 ): Promise<void> {
   const put = async (data: string | Uint8Array) => {
@@ -26,14 +26,10 @@ export async function writeSplicedBody(
     }
   };
   try {
-    await put(head + texts[0]!);
-    for (let i = 0; i < values.length; i++) {
-      for await (const chunk of values[i]!.escapedChunks()) await put(chunk);
-      await put(i + 1 === values.length ? texts[i + 1]! + tail : texts[i + 1]!);
-    }
+    await writeSplicedParts(message, head, tail, put);
     response.end();
   } catch (error) {
-    for (const value of values) value.release();
+    for (const value of message.values) value.release();
     // Half an answer cannot be taken back: the connection is cut so the client sees it failed.
     response.destroy(error as Error);
   }
