@@ -31,7 +31,11 @@ export async function fsContext(options: FsOptions, request: RequestContext): Pr
  * (escaping included: 80 MB of '"' take 160 MB), with what to do instead.
  */
 export function checkTextFits(shown: string, text: string, copies: number, maxMessageSize: number): void {
-  const bytes = escapedBytes(text, 1) * copies;
+  checkEscapedFits(shown, escapedBytes(text, 1) * copies, copies, maxMessageSize);
+}
+
+/** checkTextFits for a text measured already: `bytes` inside JSON strings, all `copies` counted. */
+export function checkEscapedFits(shown: string, bytes: number, copies: number, maxMessageSize: number): void {
   if (bytes + 4096 > maxMessageSize) {
     throw new Error(
       `${shown}: its text takes ${bytes} bytes in the answer (${copies === 1 ? 'JSON escaping included' : `${copies} copies, as text and as structured content, JSON escaping included`}), over the maximum message size of ${maxMessageSize} bytes; read a part of it (head, tail), or start the server with --max-message-size ${Math.ceil((bytes + 4096) / 1048576)}MiB or more`,

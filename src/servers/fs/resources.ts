@@ -17,7 +17,7 @@ import type { Resource, ResourceContents } from '../../protocol/types.js';
 import type { ResourcePage, StreamedContents } from '../../server/resources.js';
 import type { McpServer } from '../../server/server.js';
 import { fileSource } from '../../server/streamed-file.js';
-import { checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
+import { checkEscapedFits, checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
 import { type AfterCheck, CheckedDirectory, type Entry } from './directory.js';
 import { isTextMime, mimeTypeOf } from './mime.js';
 import { fileUri, fsPath, nameFromBytes, pathOfFileUri, readName, showName } from './names.js';
@@ -136,12 +136,12 @@ async function streamFileResource(
       // JSON escapes make a byte at most 6 (\u0000): only a file that could then outgrow the limit is counted.
       const scan = await scanText(handle, size, size * 6 + 4096 > maxMessageSize);
       if (scan.utf8) {
-        if (scan.escapedBytes !== undefined && scan.escapedBytes + 4096 > maxMessageSize) {
-          throw new JsonRpcError(
-            ErrorCode.InternalError,
-            `${uri}: its text takes ${scan.escapedBytes} bytes in the answer (JSON escaping included), over the maximum message size of ${maxMessageSize} bytes; read a part of it (head, tail), or start the server with --max-message-size ${Math.ceil((scan.escapedBytes + 4096) / 1048576)}MiB or more`,
-            { uri, maxMessageSize },
-          );
+        if (scan.escapedBytes !== undefined) {
+          try {
+            checkEscapedFits(uri, scan.escapedBytes, 1, maxMessageSize);
+          } catch (error) {
+            throw tooLarge(error, { uri, maxMessageSize });
+          }
         }
         const text = new StreamedString(fileSource(handle, size), 'text', size);
         return { uri, mimeType: textMime(mimeType), text };
