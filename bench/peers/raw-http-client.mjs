@@ -5,7 +5,8 @@
 // 2026-07-28 request (the _meta envelope, and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers).
 // Its own command: { op: 'idle', sessions } opens that many sessions (initialize and initialized each),
 // leaves them idle for settleMs and answers the server's heap growth per session (the server answers GET
-// heapUrl), then ends them with DELETE.
+// heapUrl), then ends them with DELETE. `warmup` sessions are opened and ended first (code compiled, buffers
+// grown: not counted); with `keep` the sessions are left open (what else holds them can be measured).
 import http from 'node:http';
 import { startHttpServer } from './http-server-process.mjs';
 import { driveMcp } from './mcp-driver.mjs';
@@ -105,18 +106,23 @@ await driveMcp(
       if (!current.heapUrl) throw new Error('the server names no heapUrl');
       const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
       const url = new URL(current.url);
+      const open = async (count) => {
+        const opened = [];
+        for (let i = 0; i < count; i += 8) {
+          const batch = Array.from({ length: Math.min(8, count - i) }, () => poster(url, agent));
+          await Promise.all(batch.map((s) => s.initialize()));
+          opened.push(...batch);
+        }
+        return opened;
+      };
+      for (const session of await open(message.warmup ?? 0)) await session.end();
       const before = (await getJson(current.heapUrl)).heapUsed;
-      const opened = [];
-      for (let i = 0; i < message.sessions; i += 8) {
-        const batch = Array.from({ length: Math.min(8, message.sessions - i) }, () => poster(url, agent));
-        await Promise.all(batch.map((s) => s.initialize()));
-        opened.push(...batch);
-      }
+      const opened = await open(message.sessions);
       // Idle: past the grace period after which a server may forget the events of the streams it finished
       // (mcpwire: twice its 1 s retry hint).
       await new Promise((resolve) => setTimeout(resolve, message.settleMs ?? 0));
       const after = (await getJson(current.heapUrl)).heapUsed;
-      for (const session of opened) await session.end();
+      if (!message.keep) for (const session of opened) await session.end();
       agent.destroy();
       return { bytesPerSession: (after - before) / message.sessions };
     },

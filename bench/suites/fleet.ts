@@ -3,10 +3,10 @@
 // through the balancer with 1, 2 and 3 instances; what the Redis hop costs a call (µs, and Redis
 // commands per call); and the memory an idle session takes on an instance and in Redis.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { type Fleet, startFleet } from '../../test/support/fleet-harness.js';
+import { withClients } from '../lib/mcp.js';
 import { PEERS_DIR } from '../lib/peer.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
@@ -68,44 +68,36 @@ function cpuMs(pid: number): number {
 /**
  * The heap an idle session's copy takes on an instance, and what the session takes in Redis. The
  * instance is the HTTP suite's mcpwire server (McpServer and serveHttp, with `redis` set: the code that
- * keeps an instance's copies) run with --expose-gc, since a heap measured after a full collection is what
- * the copies keep; RSS also counts garbage not yet collected and the pages V8 keeps for later.
+ * keeps an instance's copies) run with --expose-gc, and the HTTP suite's client measures it the same way
+ * (its `idle` command): a heap measured after a full collection is what the copies keep; RSS also counts
+ * garbage not yet collected and the pages V8 keeps for later.
  */
 async function idleSessionMemory(fleet: Fleet, sessions: number): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', `${PEERS_DIR}mcpwire-http-server.mjs`, JSON.stringify({ redis: fleet.redis.url })],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  try {
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`the instance exited (${code}) before it listened`)));
-    });
-    const { url, heapUrl } = JSON.parse(line) as { url: string; heapUrl: string };
-    const heap = async () => ((await (await fetch(heapUrl)).json()) as { heapUsed: number }).heapUsed;
-    const open = async () => {
-      const headers = await openSession(url);
-      const initialized = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  return withClients(
+    [
+      {
+        client: 'raw-http-client.mjs',
+        server: [
+          process.execPath,
+          '--expose-gc',
+          `${PEERS_DIR}mcpwire-http-server.mjs`,
+          JSON.stringify({ redis: fleet.redis.url }),
+        ],
+      },
+    ],
+    async ([peer]) => {
+      const redisBefore = redisInfo(fleet, 'used_memory');
+      // The sessions are kept open for Redis to be measured; they end with the instance.
+      const { bytesPerSession } = await peer!.command<{ bytesPerSession: number }>({
+        op: 'idle',
+        sessions,
+        warmup: 500,
+        keep: true,
       });
-      await initialized.text();
-    };
-    const openMany = async (count: number) => {
-      for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: 50 }, open));
-    };
-    await openMany(500); // warm-up: code, the Redis client's buffers, the session map's first growth
-    const heapBefore = await heap();
-    const redisBefore = redisInfo(fleet, 'used_memory');
-    await openMany(sessions);
-    const instanceBytes = ((await heap()) - heapBefore) / sessions;
-    const redisBytes = (redisInfo(fleet, 'used_memory') - redisBefore) / sessions;
-    return `memory per idle session (${sessions} sessions opened on one Redis-backed instance, each initialize and initialized): ${(instanceBytes / 1024).toFixed(2)} KiB of the instance's heap after a full collection (its local copy of the session, right after opening; the instance lets a copy go after 60 s without a request, localCopyIdle), ${(redisBytes / 1024).toFixed(2)} KiB in Redis; target ≤ 2 KiB on the instance: ${instanceBytes <= 2048 ? 'met' : 'not met'}`;
-  } finally {
-    child.kill();
-  }
+      const redisBytes = (redisInfo(fleet, 'used_memory') - redisBefore) / sessions;
+      return `memory per idle session (${sessions} sessions opened on one Redis-backed instance, each initialize and initialized, after 500 of warm-up): ${(bytesPerSession / 1024).toFixed(2)} KiB of the instance's heap after a full collection (its local copy of the session, right after opening; the instance lets a copy go after 60 s without a request, localCopyIdle), ${(redisBytes / 1024).toFixed(2)} KiB in Redis (the session's record and the events of its initialize's SSE stream, which Redis keeps until they expire 10 minutes after the last); target ≤ 2 KiB on the instance: ${bytesPerSession <= 2048 ? 'met' : 'not met'}`;
+    },
+  );
 }
 
 function redisInfo(fleet: Fleet, field: string): number {
