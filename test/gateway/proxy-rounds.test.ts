@@ -59,6 +59,42 @@ function backServer(): McpServer {
   return server;
 }
 
+/**
+ * A raw 2026-07-28 tools/call of `tool` with `{ region }` as its arguments and these headers besides the
+ * metadata ones (Mcp-Param-Region is the test's to give, or not).
+ */
+function rawRegionCall(
+  url: string,
+  tool: string,
+  region: string,
+  headers: Record<string, string>,
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: { region },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
 describe('proxy: 2026-07-28 input rounds of a 2026-07-28 server', () => {
   let proxy: HttpProxy;
   before(async () => {
@@ -161,32 +197,8 @@ describe('proxy: Mcp-Param-* headers of a 2026-07-28 tools/call', () => {
   });
 
   /** A raw tools/call of in_region with these headers besides the metadata ones. */
-  function call(region: string, headers: Record<string, string>): Promise<Response> {
-    return fetch(proxy.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'in_region',
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'in_region',
-          arguments: { region },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
-    });
-  }
+  const call = (region: string, headers: Record<string, string>) =>
+    rawRegionCall(proxy.url, 'in_region', region, headers);
 
   it('a header that differs from the argument, or is missing, is refused with 400 and -32020', async () => {
     const cases: Array<Record<string, string>> = [{ 'mcp-param-region': 'us-west1' }, {}];
@@ -232,30 +244,7 @@ describe('gateway: the tasks of a 2026-07-28 server', () => {
 
   it("checks a tools/call's Mcp-Param-* headers against the server tool's marks without a tools/list first", async () => {
     const call = (headers: Record<string, string>) =>
-      fetch(front.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'everything__test_header_param',
-          ...headers,
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'everything__test_header_param',
-            arguments: { region: 'eu-west1' },
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': {},
-            },
-          },
-        }),
-      });
+      rawRegionCall(front.url, 'everything__test_header_param', 'eu-west1', headers);
     const wrong = await call({ 'mcp-param-region': 'us-west1' });
     assert.equal(wrong.status, 400);
     assert.equal(
