@@ -205,18 +205,37 @@ describe('what belongs to no request (subscriptions, server notifications) in a 
     assert.equal(heard.length, 4);
   });
 
-  it('a notification sent on an instance that does not hold the GET stream reaches it through the one that does', async () => {
+  /** A session opened and initialized on instance 0; its headers. */
+  async function initializedOn0(capabilities: Record<string, unknown> = {}): Promise<Record<string, string>> {
     const init = await send(0, 'POST', {
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 't', version: '1' } },
     });
     const session = init.headers.get('mcp-session-id');
     assert.ok(session);
     await init.text();
     const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
     await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    return headers;
+  }
+
+  /** What a GET stream carried up to and including `needle`. */
+  async function readUntil(get: Response, needle: string, what: string): Promise<string> {
+    const reader = get.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(needle)) {
+      const { value, done } = await reader.read();
+      assert.ok(!done, `the GET stream ended before ${what}: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    return text;
+  }
+
+  it('a notification sent on an instance that does not hold the GET stream reaches it through the one that does', async () => {
+    const headers = await initializedOn0();
     const stream = new AbortController();
     const get = await fetch(listeners[1]!.url, {
       headers: { ...headers, Accept: 'text/event-stream' },
@@ -225,35 +244,14 @@ describe('what belongs to no request (subscriptions, server notifications) in a 
     assert.equal(get.status, 200);
     // Instance 0 has its copy of the session (it served initialize); the stream is on instance 1.
     servers[0]!.log('notice', 'said on instance 0');
-    const reader = get.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    while (!text.includes('said on instance 0')) {
-      const { value, done } = await reader.read();
-      assert.ok(!done, `the GET stream ended before the message: ${text}`);
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await readUntil(get, 'said on instance 0', 'the message');
     assert.match(text, /"method":"notifications\/message"/);
     stream.abort();
     assert.equal((await send(0, 'DELETE', undefined, headers)).status, 200);
   });
 
   it('a request the server sends on its own, on an instance without the GET stream, goes out there and its answer comes back through any instance', async () => {
-    const init = await send(0, 'POST', {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { roots: {} },
-        clientInfo: { name: 't', version: '1' },
-      },
-    });
-    const session = init.headers.get('mcp-session-id');
-    assert.ok(session);
-    await init.text();
-    const headers = { 'Mcp-Session-Id': session, 'MCP-Protocol-Version': '2025-11-25' };
-    await (await send(0, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+    const headers = await initializedOn0({ roots: {} });
     // Instance 2 gets its copy of the session from a ping; the GET stream is on instance 1.
     assert.match(
       await (await send(2, 'POST', { jsonrpc: '2.0', id: 2, method: 'ping' }, headers)).text(),
@@ -268,14 +266,7 @@ describe('what belongs to no request (subscriptions, server notifications) in a 
     // The copy on instance 2 asks the client for its roots, related to no request of the client's.
     const copies = [...(servers[2] as unknown as { sessions: Set<ServerSession> }).sessions];
     const asked = copies.at(-1)!.connection.request('roots/list');
-    const reader = get.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    while (!text.includes('"method":"roots/list"')) {
-      const { value, done } = await reader.read();
-      assert.ok(!done, `the GET stream ended before the request: ${text}`);
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await readUntil(get, '"method":"roots/list"', 'the request');
     const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes('roots/list'))!;
     const request = JSON.parse(line.slice('data: '.length)) as { id: string | number };
     // The answer lands on instance 0, which neither sent the request nor holds the stream.
