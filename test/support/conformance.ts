@@ -2,7 +2,7 @@
 // runs before the tests) and reads its per-scenario results.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -62,13 +62,18 @@ export async function runSuite(
       () => resolve(),
     );
   });
-  return resultDirs(out).map((dir) => ({
-    // Directories are named <scenario>-<time>, and server ones start with "server-" as well. A scenario
-    // whose name has a slash (auth/metadata-default) is saved one directory further down (auth/).
-    scenario: dir.replace(/-\d{4}-\d{2}-\d{2}T.*$/, '').replace(side === 'server' ? /^server-/ : /^$/, ''),
-    side,
-    checks: JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[],
-  }));
+  try {
+    return resultDirs(out).map((dir) => ({
+      // Directories are named <scenario>-<time>, and server ones start with "server-" as well. A scenario
+      // whose name has a slash (auth/metadata-default) is saved one directory further down (auth/).
+      scenario: dir.replace(/-\d{4}-\d{2}-\d{2}T.*$/, '').replace(side === 'server' ? /^server-/ : /^$/, ''),
+      side,
+      checks: JSON.parse(readFileSync(path.join(out, dir, 'checks.json'), 'utf8')) as Check[],
+    }));
+  } finally {
+    // The results are read; a run must not leave its directory behind in the machine's tmp.
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /** The directories under `root` that hold a checks.json, relative to it, with "/" between names. */
