@@ -1,5 +1,6 @@
-// Resumability: every SSE stream starts with a priming event (an id, no data, and the `retry` hint); a
-// client that lost a stream GETs it back with Last-Event-ID and the event store replays what it missed,
+// Resumability: an SSE stream that stays open past the turn its POST came in starts with a priming event
+// (an id, no data, and the `retry` hint); one answered within that turn is one body, unstored. A client
+// that lost a stream GETs it back with Last-Event-ID and the event store replays what it missed,
 // from that stream only, then the stream goes on or ends.
 
 import assert from 'node:assert/strict';
@@ -63,17 +64,34 @@ describe('resumability with the in-memory event store', { timeout: 10_000 }, () 
 
   it(cites(
     'http.priming-event',
-  )`starts each SSE stream with a priming event: an id, empty data and the retry hint`, async () => {
-    const response = await post(t.listener.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, session.headers);
+  )`starts an SSE stream that stays open with a priming event: an id, empty data and the retry hint`, async () => {
+    t.gate.current = new Gate();
+    t.started.current = new Gate();
+    const response = await post(t.listener.url, waitCall(2), session.headers);
     const reader = new EventReader(response);
     const priming = await reader.next();
     assert.ok(priming?.id);
     assert.equal(priming.data, '');
     assert.equal(priming.retry, 250);
     assert.match(reader.raw, /^id: [^\n]+\nretry: 250\ndata: ?\n\n/);
-    const { id } = await reader.nextMessage();
-    assert.ok(id && id !== priming.id);
+    const progress = await reader.nextMessage();
+    assert.equal(describeMessage(progress.message), 'progress 1');
+    assert.ok(progress.id && progress.id !== priming.id);
+    t.gate.current.open();
+    assert.equal(describeMessage((await reader.nextMessage()).message), 'progress 2');
+    assert.equal(describeMessage((await reader.nextMessage()).message), 'response 2');
     assert.equal(await reader.next(), undefined);
+  });
+
+  it('writes an answer ready in the turn its POST came as one body with its length, unstored: no event id was ever there to resume from', async () => {
+    const kept = store.size;
+    const response = await post(t.listener.url, { jsonrpc: '2.0', id: 20, method: 'ping' }, session.headers);
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    const text = await response.text();
+    assert.equal(text, 'event: message\ndata: {"jsonrpc":"2.0","id":20,"result":{}}\n\n');
+    assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(text)));
+    assert.equal(response.headers.get('transfer-encoding'), null);
+    assert.equal(store.size, kept, 'nothing was stored');
   });
 
   it(cites([

@@ -3,9 +3,11 @@
 // messages that belong to no request. Every outgoing message goes to the stream of the request it belongs
 // to; with SSE, it is also stored so a client that lost the connection can resume with Last-Event-ID.
 //
-// What an answer costs depends on what the client can still use (issue 21). A new SSE stream is corked
-// until the end of the turn, so that a request answered at once goes out as one write (headers, priming
-// event, answer, end) instead of three. A stream written to the end can hardly need resuming: its events
+// What an answer costs depends on what the client can still use (issue 21). A POST's SSE stream holds its
+// head until the end of the turn (held-head.ts): a request answered within it goes out as one body with
+// its length, unstored, since its client never had an event id to resume from. Writes run at once while
+// nothing waits before them (a store or a state save that is asynchronous): a stream queues only from its
+// first such wait. A stream written to the end can hardly need resuming: its events
 // are kept for a grace period only (twice the retry hint: a client may have lost the end of a stream the
 // server saw finish), for KEPT_FINISHED such streams at most, so an idle session soon keeps no events;
 // those of streams that broke are kept, for MAX_KEPT_STREAMS at most. Fleet-only state is not allocated
@@ -41,9 +43,18 @@ import {
   type SessionFleet,
   type StreamMessage,
 } from './fleet-channels.js';
+import {
+  endSse,
+  type HeadHolder,
+  type HeldStream,
+  holdHead,
+  holdMessage,
+  SSE_HEADERS,
+  takeHeld,
+} from './held-head.js';
 import { formatSseEvent } from './sse.js';
 
-interface Stream {
+interface Stream extends HeldStream {
   id: string;
   /** Request ids this stream answers; it ends when all are answered. Empty for the GET stream. */
   pending: Set<JsonRpcId>;
@@ -93,7 +104,7 @@ export interface SessionTransportOptions {
   maxStreamBacklog?: number;
 }
 
-export class HttpSessionTransport implements Transport {
+export class HttpSessionTransport implements Transport, HeadHolder {
   private handlers: TransportHandlers | undefined;
   // The next two are one shared empty map, never written, while the session has no stream (idle): they
   // are made for its first stream and let go with its last (see openStream and finishIfDone), since an
@@ -282,17 +293,12 @@ export class HttpSessionTransport implements Transport {
       };
       undecidedStreams.add(stream.undecided);
     } else if (stream.mode === 'sse') {
-      // Corked until the end of the turn (end() uncorks at once): an answer ready by then goes out with
-      // the headers and the priming event in one write.
-      response.cork();
-      setImmediate(() => {
-        if (response.writableCorked > 0) response.uncork();
-      });
       if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
-      else await this.openSse(stream);
+      else this.openSse(stream);
     }
     response.on('close', () => {
-      // The client went away: an SSE stream can be resumed later; a JSON answer is lost.
+      // The client went away: an SSE stream can be resumed later (unless its head was still held: the
+      // client has no event id to resume from); a JSON answer is lost.
       if (stream.response === response) stream.response = undefined;
     });
     this.handlers?.message(body, info);
@@ -435,11 +441,17 @@ export class HttpSessionTransport implements Transport {
       if (this.requestStream.size === 0) this.requestStream = NO_REQUEST_STREAMS;
       // The ids leave `pending` in write order, not when sent: two responses sent in the same tick (each
       // request of a refused batch) ended the stream after the first write, and the second was lost.
-      this.enqueue(target, () => {
-        for (const id of ids) target.pending.delete(id);
-        this.finishIfDone(target);
-        if (refused) this.finish({ message: 'the request that opened the session was refused' });
-      });
+      // Ending the session (a refusal, or a one-POST session in finishIfDone) waits for the turn after
+      // send(): the connection that called it must not hear its own close from inside it.
+      this.enqueue(
+        target,
+        () => {
+          for (const id of ids) target.pending.delete(id);
+          this.finishIfDone(target);
+          if (refused) this.finish({ message: 'the request that opened the session was refused' });
+        },
+        refused || this.options.oneShot === true,
+      );
     }
   }
 
@@ -488,7 +500,7 @@ export class HttpSessionTransport implements Transport {
     clearTimeout(this.purgeTimer);
     this.recentlyFinished = undefined;
     const store = this.options.eventStore;
-    for (const stream of this.streams.values()) stream.response?.end();
+    for (const stream of this.streams.values()) endSse(stream);
     for (const cleanup of [...this.cleanups]) cleanup();
     this.cleanups.clear();
     // Nobody can resume a stream of an ended session: its events would only take up memory.
@@ -554,39 +566,83 @@ export class HttpSessionTransport implements Transport {
     if (dropped instanceof Promise) dropped.catch(() => undefined);
   }
 
-  private enqueue(stream: Stream, step: () => void | Promise<void>): void {
-    stream.chain = stream.chain.then(step).catch(() => {
-      // A failed write (the client went away) must not stop the writes after it.
+  /**
+   * Runs a step of the stream's writes in order: at once while nothing waits on the stream, queued behind
+   * the last step that waited (an asynchronous store or save) otherwise. `later`: queued in any case, for
+   * a step that must not run inside the send() that asked for it (one that ends the session).
+   */
+  private enqueue(stream: Stream, step: () => void | Promise<void>, later = false): void {
+    if (stream.chain === IDLE && !later) {
+      let waits: void | Promise<void>;
+      try {
+        waits = step();
+      } catch {
+        return; // A failed write (the client went away) must not stop the writes after it.
+      }
+      if (waits) stream.chain = waits.catch(ignore);
+      return;
+    }
+    stream.chain = stream.chain.then(step).catch(ignore);
+  }
+
+  /** Opens an SSE stream: its head is held until the turn ends (see openHeld). */
+  private openSse(stream: Stream): void {
+    stream.headless = false;
+    if (stream.response) holdHead(stream, this);
+  }
+
+  /**
+   * The turn ended with the stream still open: its head goes out, primed, with the messages it held,
+   * stored as any others from here (after the stream's earlier writes, which may still wait on a store).
+   */
+  openHeld(stream: HeldStream): void {
+    const open = stream as Stream;
+    this.enqueue(open, () => {
+      if (open.held === undefined) return; // Ended meanwhile, as one body.
+      const held = takeHeld(open);
+      const response = open.response;
+      // A client gone before the head went out has no event id to resume from: nothing to store.
+      if (!response) return;
+      response.writeHead(200, { ...open.headers, ...SSE_HEADERS });
+      // Node keeps a head until the first write: a stream with nothing to write yet would look stalled.
+      if (!this.options.eventStore && held.length === 0) response.flushHeaders();
+      const primed = this.prime(open);
+      if (primed) return primed.then(() => this.writeEvents(open, held, 0));
+      return this.writeEvents(open, held, 0);
     });
   }
 
-  /** Writes an SSE stream's status and headers, then primes it. */
-  private async openSse(stream: Stream): Promise<void> {
-    stream.headless = false;
-    stream.response?.writeHead(200, {
-      ...stream.headers,
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache',
-    });
-    await this.prime(stream);
+  /** Writes messages as events in order, each stored first (from `from`, waiting on a store that waits). */
+  private writeEvents(stream: Stream, messages: JsonRpcMessage[], from: number): void | Promise<void> {
+    for (let i = from; i < messages.length; i++) {
+      const waits = this.writeEvent(stream, messages[i]!);
+      if (waits) return waits.then(() => this.writeEvents(stream, messages, i + 1));
+    }
   }
 
   /** An event with an id and no data, so that the client has an id to resume from before any message. */
-  private async prime(stream: Stream): Promise<void> {
+  private prime(stream: Stream): void | Promise<void> {
     const store = this.options.eventStore;
     if (!store || !stream.response) return;
     this.stored(stream.id);
     // Without a store to keep it (Redis gone), there is nothing to resume from: no priming event.
     const stored = storeEvent(store, stream.id, undefined);
-    const id = stored instanceof Promise ? await stored : stored;
-    if (id === undefined) return;
-    stream.response.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
+    const primeWith = (id: string | undefined) => {
+      if (id !== undefined)
+        stream.response?.write(formatSseEvent({ id, data: '', retry: this.options.retryInterval }));
+    };
+    if (stored instanceof Promise) return stored.then(primeWith);
+    primeWith(stored);
   }
 
-  private async write(stream: Stream, message: JsonRpcMessage): Promise<void> {
+  private write(stream: Stream, message: JsonRpcMessage): void | Promise<void> {
     // An answer must not reach the client before the state it depends on is stored: the client's next
     // POST may land on another instance, which reads it.
-    if (this.saving !== SAVED) await this.saving;
+    if (this.saving !== SAVED) return this.saving.then(() => this.writeSaved(stream, message));
+    return this.writeSaved(stream, message);
+  }
+
+  private writeSaved(stream: Stream, message: JsonRpcMessage): void | Promise<void> {
     if (stream.undecided) {
       undecidedStreams.delete(stream.undecided);
       stream.undecided = undefined;
@@ -597,18 +653,28 @@ export class HttpSessionTransport implements Transport {
       stream.collected.push(message);
       return;
     }
-    if (stream.headless) await this.openSse(stream);
+    if (stream.headless) this.openSse(stream);
+    if (holdMessage(stream, message)) return;
+    return this.writeEvent(stream, message);
+  }
+
+  private writeEvent(stream: Stream, message: JsonRpcMessage): void | Promise<void> {
     const store = this.options.eventStore;
-    if (store) this.stored(stream.id);
+    if (!store) return this.sendEvent(stream, undefined, message);
+    this.stored(stream.id);
     // A store that failed (Redis gone) must not swallow the message: it goes without an id, which only
     // loses the client the chance to resume after it.
-    const stored = store ? storeEvent(store, stream.id, message) : undefined;
-    const id = stored instanceof Promise ? await stored : stored;
+    const stored = storeEvent(store, stream.id, message);
+    if (stored instanceof Promise) return stored.then((id) => this.sendEvent(stream, id, message));
+    this.sendEvent(stream, stored, message);
+  }
+
+  private sendEvent(stream: Stream, id: string | undefined, message: JsonRpcMessage): void {
     if (stream.response) {
-      const response = stream.response;
       // A client that stopped reading would have every message kept for it in memory: once more than the
       // limit waits (one large message goes whatever its size), its stream is closed instead (the close
       // handler detaches it), and the client resumes from the event store.
+      const response = stream.response;
       if (response.writableLength > (this.options.maxStreamBacklog ?? 8 * 1024 * 1024)) response.destroy();
       else
         response.write(
@@ -649,7 +715,7 @@ export class HttpSessionTransport implements Transport {
       if (this.storedStreams?.has(stream.id)) {
         response.once('finish', () => this.finished(stream.id));
       }
-      response.end();
+      endSse(stream);
     }
     if (this.options.oneShot) this.finish({ message: 'the POST was served' });
   }
@@ -702,7 +768,7 @@ export class HttpSessionTransport implements Transport {
       const stream = this.streams.get(this.standaloneId);
       if (stream) {
         this.streams.delete(this.standaloneId);
-        stream.response?.end();
+        endSse(stream);
         this.unsubscribeStandalone?.();
         this.owner?.homeChanged();
       }
@@ -930,6 +996,7 @@ const SAVED = Promise.resolve();
 /** The write chain of a stream nothing was queued on yet (see HttpSessionTransport.send). */
 const IDLE: Promise<void> = Promise.resolve();
 const NO_CLEANUPS: Set<() => void> = new Set();
+const ignore = () => {};
 
 export function errorBody(
   message: string,

@@ -1,0 +1,94 @@
+// An SSE stream of a POST holds its head until the end of the turn that opened it (issue 21). A request
+// answered within that turn, the usual case, is then written as one complete body with its length, in one
+// write, as cheap as a JSON body: no priming event, no event ids, nothing stored for resumption, since the
+// client never had an event id to resume from and gets the whole stream at once. A stream still open when
+// the turn ends gets its head then, and from there is primed, stored and chunked as any other.
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
+import { httpExactIds } from '../framing/exact-ids.js';
+import { formatSseEvent } from './sse.js';
+
+/** A stream whose head may still be held. */
+export interface HeldStream {
+  response: ServerResponse | undefined;
+  headers: Record<string, string>;
+  /** The messages written while the head is held (not stored, not formatted); undefined once it is out. */
+  held?: JsonRpcMessage[];
+}
+
+/** Opens a held stream for good: writes its head, primes it and writes its held messages. */
+export interface HeadHolder {
+  openHeld(stream: HeldStream): void;
+}
+
+export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+/**
+ * Messages a stream may hold; the next one releases it. A turn is short, but a handler that sends in a
+ * loop without waiting would otherwise have all it sends kept here, out of reach of the backlog limit.
+ */
+const MAX_HELD = 64;
+
+/** Streams holding their head, released together when the turn ends (one timer for them all). */
+const holding = new Map<HeldStream, HeadHolder>();
+let releasing = false;
+
+/** Holds the stream's head, and the messages written next, until the turn ends. */
+export function holdHead(stream: HeldStream, holder: HeadHolder): void {
+  stream.held = [];
+  holding.set(stream, holder);
+  if (releasing) return;
+  releasing = true;
+  setImmediate(releaseAll);
+}
+
+/** Keeps a message on a held stream; false if the head is out (the caller writes it as usual). */
+export function holdMessage(stream: HeldStream, message: JsonRpcMessage): boolean {
+  const held = stream.held;
+  if (held === undefined) return false;
+  held.push(message);
+  if (held.length >= MAX_HELD) release(stream);
+  return true;
+}
+
+/** The messages held, and the stream no longer holds its head (the caller writes it now). */
+export function takeHeld(stream: HeldStream): JsonRpcMessage[] {
+  const held = stream.held ?? [];
+  stream.held = undefined;
+  holding.delete(stream);
+  return held;
+}
+
+/** Ends the stream: a held one as one body with its length (events without ids), else its chunked end. */
+export function endSse(stream: HeldStream): void {
+  const response = stream.response;
+  if (stream.held === undefined) {
+    response?.end();
+    return;
+  }
+  const held = takeHeld(stream);
+  if (!response) return;
+  let body = '';
+  for (const message of held) {
+    body += formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(message)) });
+  }
+  response
+    .writeHead(200, { ...stream.headers, ...SSE_HEADERS, 'Content-Length': Buffer.byteLength(body) })
+    .end(body);
+}
+
+/**
+ * Asks the stream's holder to open it, once: the holder may get to it only after the stream's earlier
+ * writes, and the messages written meanwhile are still held (takeHeld ends the holding).
+ */
+function release(stream: HeldStream): void {
+  const holder = holding.get(stream);
+  if (!holder) return;
+  holding.delete(stream);
+  holder.openHeld(stream);
+}
+
+function releaseAll(): void {
+  releasing = false;
+  for (const stream of holding.keys()) release(stream);
+}
