@@ -87,6 +87,14 @@ describe('Streamable HTTP, stateless revision: the server', () => {
     assert.equal(body.result.resultType, 'complete');
   });
 
+  it('gives the JSON answer its length: one write with the head, not chunked', async () => {
+    const response = await send(url, request(11, 'tools/call', { name: 'echo', arguments: { text: 'é' } }));
+    const text = await response.text();
+    assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(text)));
+    assert.equal(response.headers.get('transfer-encoding'), null);
+    assert.equal((JSON.parse(text) as { id: number }).id, 11);
+  });
+
   it(cites([
     'stateless.header-encoding',
     'stateless.http-no-session',

@@ -52,9 +52,14 @@ export class StatelessExchangeTransport implements Transport {
           formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
         );
       } else {
+        const text = httpExactIds.write(JSON.stringify(payload));
+        // With its length given, the body goes with the head in one write instead of chunked (five).
         this.response
-          .writeHead(this.statusOf(payload), { 'Content-Type': 'application/json' })
-          .end(httpExactIds.write(JSON.stringify(payload)));
+          .writeHead(this.statusOf(payload), {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(text),
+          })
+          .end(text);
       }
       this.finish({ message: 'the request was answered' });
       return;
