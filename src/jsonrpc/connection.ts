@@ -952,7 +952,8 @@ function looksLikeResponse(value: unknown): boolean {
   );
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+/** Whether a handler's answer is to be waited on (a promise, or any thenable) rather than taken as it is. */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
     typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
   );

@@ -22,6 +22,7 @@ import { ServerSession } from '../protocol/server-session.js';
 import type { CacheHints } from '../protocol/stateless.js';
 import { TaskManager, type TaskManagerOptions } from '../protocol/tasks/manager.js';
 import type {
+  CallToolResult,
   CompleteResult,
   Implementation,
   LoggingLevel,
@@ -430,7 +431,10 @@ export class McpServer implements ServerDefinition {
     return withCursor({ tools: page.items.map((t) => t.tool) }, page.nextCursor);
   }
 
-  private async callTool(params: Record<string, unknown>, context: RequestContext) {
+  private callTool(
+    params: Record<string, unknown>,
+    context: RequestContext,
+  ): Record<string, unknown> | Promise<Record<string, unknown>> {
     const { name } = params;
     if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be the name of a tool');
     const registered = this.tools.get(name);
@@ -438,7 +442,7 @@ export class McpServer implements ServerDefinition {
       throw invalidParams(`Unknown tool: ${name}`, { name, available: [...this.tools.keys()] });
     }
     if (registered.task) return this.callToolAsTask(registered, params.arguments, context);
-    return { ...(await callTool(registered, params.arguments, context)) };
+    return asResult(callTool(registered, params.arguments, context));
   }
 
   /** A task-capable tool: a task when the request allows one, else inline (or refused, if it must be a task). */
@@ -447,7 +451,7 @@ export class McpServer implements ServerDefinition {
     if (tasks) {
       // Checked before the task exists: bad arguments are the call's error, not a failed task.
       const args = await checkArguments(registered, rawArguments);
-      return tasks.start(async (taskContext) => ({ ...(await runTool(registered, args, taskContext)) }));
+      return tasks.start(async (taskContext) => asResult(await runTool(registered, args, taskContext)));
     }
     if (registered.task === 'required') {
       throw new JsonRpcError(
@@ -456,7 +460,7 @@ export class McpServer implements ServerDefinition {
         { requiredCapabilities: { extensions: { [Extension.Tasks]: {} } } },
       );
     }
-    return { ...(await callTool(registered, rawArguments, context)) };
+    return asResult(await callTool(registered, rawArguments, context));
   }
 
   /**
@@ -610,4 +614,14 @@ export function toolNameAdvice(name: string): string | undefined {
   if (bad.length === 0) return undefined;
   const shown = bad.map((c) => (c === ' ' ? 'space' : JSON.stringify(c))).join(', ');
   return `a tool name should use only letters, digits, "_", "-" and "."; this one has ${shown}, which some clients refuse`;
+}
+
+/**
+ * A tool's result as the router's record. It is the tools module's own object (made for this call, or the
+ * task a handler returned), and the codecs copy what they change: a copy here cost every call one more.
+ */
+function asResult(
+  result: CallToolResult | Promise<CallToolResult>,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  return result as unknown as Record<string, unknown> | Promise<Record<string, unknown>>;
 }

@@ -91,13 +91,16 @@ export function defineTool<S extends SchemaInput>(
 }
 
 /** Runs a tools/call: validate, call, turn failures into isError results, check the output. */
-export async function callTool(
+/** Checks the arguments and runs the tool: at once when the checks and the tool do not wait (most). */
+export function callTool(
   registered: RegisteredTool,
   rawArguments: unknown,
   context: RequestContext,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const args = checkArguments(registered, rawArguments);
-  return runTool(registered, args instanceof Promise ? await args : args, context);
+  return args instanceof Promise
+    ? args.then((checked) => runTool(registered, checked, context))
+    : runTool(registered, args, context);
 }
 
 /** The arguments of a call as the tool's input schema reads them; a ToolInputError when it refuses them. */
@@ -120,26 +123,43 @@ export function checkArguments(
   return pending instanceof Promise ? pending.then(verdict) : verdict(pending);
 }
 
-/** Calls the tool with checked arguments: failures become isError results, the output is checked. */
-export async function runTool(
+/**
+ * Calls the tool with checked arguments: failures become isError results, the output is checked. A tool
+ * that answers at once is answered at once (no promise): only one that waits is waited on.
+ */
+export function runTool(
   registered: RegisteredTool,
   args: Record<string, unknown>,
   context: RequestContext,
-): Promise<CallToolResult> {
-  let output: ToolOutput;
+): CallToolResult | Promise<CallToolResult> {
+  let returned: ToolOutput | PromiseLike<ToolOutput>;
   try {
-    const returned = registered.handler(args, context);
-    output =
-      typeof (returned as { then?: unknown }).then === 'function' ? await returned : (returned as ToolOutput);
+    returned = registered.handler(args, context);
   } catch (error) {
-    // A protocol error the handler raised on purpose goes out as one; anything else is the tool failing.
-    // (and a request for input of the stateless revision ends the round, it is no failure). A client
-    // capability the tool needed but the client lacks is the tool failing, which the model can read.
-    if (error instanceof CapabilityError) return errorResult(error.message);
-    if (error instanceof JsonRpcError || error instanceof ToolInputError || error instanceof InputRequired)
-      throw error;
-    return errorResult(error instanceof Error ? error.message : String(error));
+    return failedTool(error);
   }
+  if (typeof (returned as { then?: unknown }).then === 'function') {
+    return Promise.resolve(returned).then((output) => toolResult(registered, output), failedTool);
+  }
+  return toolResult(registered, returned as ToolOutput);
+}
+
+/**
+ * A tool that threw: a protocol error it raised on purpose goes out as one, and so does a request for
+ * input of the stateless revision (it ends the round, it is no failure); anything else is the tool
+ * failing, as a result the model can read, and so is a client capability the tool needed but lacks.
+ */
+function failedTool(error: unknown): CallToolResult {
+  if (error instanceof CapabilityError) return errorResult(error.message);
+  if (error instanceof JsonRpcError || error instanceof ToolInputError || error instanceof InputRequired)
+    throw error;
+  return errorResult(error instanceof Error ? error.message : String(error));
+}
+
+function toolResult(
+  registered: RegisteredTool,
+  output: ToolOutput,
+): CallToolResult | Promise<CallToolResult> {
   // A handler that made a task of the call itself (context.tasks.start, after gathering input, say)
   // returns the task: it goes out as it is.
   if ((output as { resultType?: unknown }).resultType === 'task') return output as CallToolResult;

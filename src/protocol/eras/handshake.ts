@@ -2,7 +2,11 @@
 // whose codec then shapes every result and notification; logging/setLevel sets the session's level;
 // every other request waits for initialize and is served by the server's handler.
 
-import type { AbortHook, RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
+import {
+  type AbortHook,
+  type RequestContext as ConnectionRequestContext,
+  isPromiseLike,
+} from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
@@ -189,11 +193,15 @@ export class HandshakeEra implements ServerEra {
     return this.codec;
   }
 
-  private async dispatch(
+  /**
+   * Runs the method's handler and encodes its result for the revision. A handler that answers at once is
+   * answered at once, in the turn its request came (no promise per layer): only one that waits is waited on.
+   */
+  private dispatch(
     method: string,
     params: Record<string, unknown>,
     ctx: ConnectionRequestContext,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Record<string, unknown>> | Record<string, unknown> {
     const handler = this.host.server.handler(method);
     if (!handler) {
       if (method.startsWith('tasks/') && this.host.server.tasks) {
@@ -206,17 +214,32 @@ export class HandshakeEra implements ServerEra {
     }
     const codec = this.requireInitialized(method);
     const context = buildContext(new HandshakeRequestSource(this, this.host, codec, ctx));
-    let result: Record<string, unknown>;
+    let result: Promise<Record<string, unknown>> | Record<string, unknown>;
     try {
-      result = await handler(params, context, this.host.session);
+      result = handler(params, context, this.host.session);
     } catch (error) {
-      if (!(error instanceof ToolInputError)) throw error;
-      if (!codec.toolInputErrorsAsResults)
-        throw invalidParams(error.message, { tool: error.tool, issues: error.issues });
-      result = toolInputErrorResult(error);
+      return codec.encodeResult(method, toolInputFailure(codec, error));
     }
-    return codec.encodeResult(method, result);
+    if (isPromiseLike(result)) {
+      return Promise.resolve(result).then(
+        (value) => codec.encodeResult(method, value),
+        (error: unknown) => codec.encodeResult(method, toolInputFailure(codec, error)),
+      );
+    }
+    return codec.encodeResult(method, result as Record<string, unknown>);
   }
+}
+
+/**
+ * Invalid tool arguments as this revision reports them: a tool result (isError) from 2025-11-25 on, an
+ * invalid-params error before. Any other error is thrown on as it is.
+ */
+function toolInputFailure(codec: RevisionCodec, error: unknown): Record<string, unknown> {
+  if (!(error instanceof ToolInputError)) throw error;
+  if (!codec.toolInputErrorsAsResults) {
+    throw invalidParams(error.message, { tool: error.tool, issues: error.issues });
+  }
+  return toolInputErrorResult(error);
 }
 
 /** What a handshake-era handler's context reaches through: the era, the session and the request. */
