@@ -15,6 +15,8 @@ export interface HeldStream {
   headers: Record<string, string>;
   /** The messages written while the head is held (not stored, not formatted); undefined once it is out. */
   held?: JsonRpcMessage[];
+  /** Who opens the stream for good, until asked to. */
+  holder?: HeadHolder;
 }
 
 /** Opens a held stream for good: writes its head, primes it and writes its held messages. */
@@ -29,14 +31,23 @@ export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control
  */
 const MAX_HELD = 64;
 
-/** Streams holding their head, released together when the turn ends (one timer for them all). */
-const holding = new Map<HeldStream, HeadHolder>();
+/** Streams still holding their head when their turn's work was done, released together when it ends. */
+const holding = new Set<HeldStream>();
 let releasing = false;
 
-/** Holds the stream's head, and the messages written next, until the turn ends. */
+/** Holds the stream's head, and the messages written next, until it ends or is released. */
 export function holdHead(stream: HeldStream, holder: HeadHolder): void {
   stream.held = [];
-  holding.set(stream, holder);
+  stream.holder = holder;
+}
+
+/**
+ * Releases the stream when the turn ends, if it still holds its head then. Asked only of a stream whose
+ * request did not answer at once (one timer for them all): one that did costs no timer at all.
+ */
+export function releaseAtTurnEnd(stream: HeldStream): void {
+  if (stream.held === undefined) return;
+  holding.add(stream);
   if (releasing) return;
   releasing = true;
   setImmediate(releaseAll);
@@ -55,7 +66,8 @@ export function holdMessage(stream: HeldStream, message: JsonRpcMessage): boolea
 export function takeHeld(stream: HeldStream): JsonRpcMessage[] {
   const held = stream.held ?? [];
   stream.held = undefined;
-  holding.delete(stream);
+  stream.holder = undefined;
+  if (holding.size > 0) holding.delete(stream);
   return held;
 }
 
@@ -82,13 +94,14 @@ export function endSse(stream: HeldStream): void {
  * writes, and the messages written meanwhile are still held (takeHeld ends the holding).
  */
 function release(stream: HeldStream): void {
-  const holder = holding.get(stream);
-  if (!holder) return;
+  const holder = stream.holder;
   holding.delete(stream);
+  if (!holder) return;
+  stream.holder = undefined;
   holder.openHeld(stream);
 }
 
 function releaseAll(): void {
   releasing = false;
-  for (const stream of holding.keys()) release(stream);
+  for (const stream of holding) release(stream);
 }

@@ -211,9 +211,19 @@ export function createHttpHandler(
   const refuse = (response: ServerResponse, refusal: Refusal) =>
     reply(response, refusal.status, refusal.description, ErrorCode.InvalidRequest, refusal.headers);
 
-  /** A session's transport on this instance, made from its record when another instance served it so far. */
-  const replicaOf = async (id: string): Promise<HttpSessionTransport | undefined> => {
-    if (!fleet) return sessions.get(id);
+  /**
+   * A session's transport on this instance, made from its record when another instance served it so far.
+   * Off a fleet it is at hand: no promise, and no turn for every POST.
+   */
+  const replicaOf = (
+    id: string,
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> =>
+    fleet ? replicaInFleet(fleet, id) : sessions.get(id);
+
+  const replicaInFleet = async (
+    fleet: SessionFleet,
+    id: string,
+  ): Promise<HttpSessionTransport | undefined> => {
     const record = await shared(() => fleet.store.get(id, idleTimeout));
     const local = sessions.get(id);
     if (!record) {
@@ -281,11 +291,12 @@ export function createHttpHandler(
     return session;
   };
 
-  const findSession = async (
+  /** The session a request names, or undefined once refused; a promise only in a fleet (see replicaOf). */
+  const findSession = (
     request: IncomingMessage,
     response: ServerResponse,
     auth: AuthInfo | undefined,
-  ): Promise<HttpSessionTransport | undefined> => {
+  ): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> => {
     const id = request.headers['mcp-session-id'];
     if (options.sessionless) {
       reply(
@@ -301,7 +312,19 @@ export function createHttpHandler(
       reply(response, 400, 'Bad Request: the Mcp-Session-Id header is required after initialize');
       return undefined;
     }
-    const session = await replicaOf(id);
+    const found = replicaOf(id);
+    return found instanceof Promise
+      ? found.then((session) => admit(request, response, auth, session))
+      : admit(request, response, auth, found);
+  };
+
+  /** The checks of a session found: still open, the caller's own, and a protocol version it speaks. */
+  const admit = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    auth: AuthInfo | undefined,
+    session: HttpSessionTransport | undefined,
+  ): HttpSessionTransport | undefined => {
     if (!session || session.closed) {
       reply(
         response,
@@ -418,7 +441,7 @@ export function createHttpHandler(
       const state = opening ? undefined : binding.sessionlessState?.(named);
       session = openSession(nodeCrypto().randomUUID(), undefined, true, state);
       if (opening?.kind === 'request') session.openedBy(opening.message.id);
-      await session.handlePost(body, response, {}, mode, info);
+      session.handlePost(body, response, {}, mode, info);
       return;
     }
     if (opening?.kind === 'request') {
@@ -458,10 +481,11 @@ export function createHttpHandler(
       session = openSession(id, { ...record, state: undefined as never });
       session.openedBy(opening.message.id);
     } else {
-      session = await findSession(request, response, auth);
+      const found = findSession(request, response, auth);
+      session = found instanceof Promise ? await found : found;
       if (!session) return;
     }
-    await session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode, info);
+    session.handlePost(body, response, { 'Mcp-Session-Id': session.sessionId }, mode, info);
   };
 
   /**
@@ -522,7 +546,8 @@ export function createHttpHandler(
             reply(response, 406, 'Not Acceptable: a GET must accept text/event-stream');
             return;
           }
-          const session = await findSession(request, response, auth);
+          const found = findSession(request, response, auth);
+          const session = found instanceof Promise ? await found : found;
           if (!session) return;
           const lastEventId = request.headers['last-event-id'];
           await session.handleGet(
@@ -540,7 +565,8 @@ export function createHttpHandler(
           return;
         }
         case 'DELETE': {
-          const session = await findSession(request, response, auth);
+          const found = findSession(request, response, auth);
+          const session = found instanceof Promise ? await found : found;
           if (!session) return;
           if (fleet) {
             await shared(() => fleet.store.delete(session.sessionId));

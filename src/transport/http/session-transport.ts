@@ -49,6 +49,7 @@ import {
   type HeldStream,
   holdHead,
   holdMessage,
+  releaseAtTurnEnd,
   SSE_HEADERS,
   takeHeld,
 } from './held-head.js';
@@ -218,13 +219,13 @@ export class HttpSessionTransport implements Transport, HeadHolder {
    * A POST body: notifications and responses are accepted with 202; requests open a stream. `mode`
    * overrides the configured answer format, for a client that accepts only one of them.
    */
-  async handlePost(
+  handlePost(
     body: unknown,
     response: ServerResponse,
     headers: Record<string, string>,
     mode: 'sse' | 'json' | 'either' = this.options.jsonResponse ? 'json' : 'sse',
     info?: MessageInfo,
-  ): Promise<void> {
+  ): void {
     this.lastActivity = performance.now();
     let items = Array.isArray(body) ? body : [body];
     if (this.options.fleet) {
@@ -294,7 +295,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       undecidedStreams.add(stream.undecided);
     } else if (stream.mode === 'sse') {
       if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
-      else this.openSse(stream);
+      else this.openSse(stream, false);
     }
     response.on('close', () => {
       // The client went away: an SSE stream can be resumed later (unless its head was still held: the
@@ -302,6 +303,9 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       if (stream.response === response) stream.response = undefined;
     });
     this.handlers?.message(body, info);
+    // Most requests were answered by now, their stream written whole; one still working opens at the
+    // turn's end.
+    releaseAtTurnEnd(stream);
   }
 
   /** A GET: the stream for messages that belong to no request, or the resumption of a lost stream. */
@@ -585,10 +589,15 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     stream.chain = stream.chain.then(step).catch(ignore);
   }
 
-  /** Opens an SSE stream: its head is held until the turn ends (see openHeld). */
-  private openSse(stream: Stream): void {
+  /**
+   * Opens an SSE stream: its head is held until the turn ends (see openHeld), or until the caller asks
+   * for that (`atTurnEnd` false: handlePost, once its request has had the chance to be answered).
+   */
+  private openSse(stream: Stream, atTurnEnd = true): void {
     stream.headless = false;
-    if (stream.response) holdHead(stream, this);
+    if (!stream.response) return;
+    holdHead(stream, this);
+    if (atTurnEnd) releaseAtTurnEnd(stream);
   }
 
   /**
