@@ -1,5 +1,5 @@
-// Bundles the package's entry points after tsc: the library's (dist/index.js, dist/jsonrpc.js) and the
-// command line's (dist/cli/bin.js), each into one module plus shared chunks. Loading ~100 small ES modules
+// Bundles the package's entry points after tsc: the library's (dist/index.js, dist/jsonrpc.js,
+// dist/server.js) and the command line's (dist/cli/bin.js), each into one module plus shared chunks. Loading ~100 small ES modules
 // costs a server more at start-up than running them (a resolve, a stat, a read and a compile each; issue
 // 21), so `import { McpServer } from 'mcpwire'` or `mcpwire serve` loads a few files instead. What a first
 // answer does not need stays behind dynamic imports, which become chunks of their own (each CLI command,
@@ -29,10 +29,10 @@ const common = {
   logLevel: 'warning',
 };
 
-// The library: both entries share their chunks, so a class is the same class whichever entry it came from.
+// The library: its entries share their chunks, so a class is the same class whichever entry it came from.
 await build({
   ...common,
-  entryPoints: ['index.js', 'jsonrpc.js'].map((file) => path.join(dist, file)),
+  entryPoints: ['index.js', 'jsonrpc.js', 'server.js'].map((file) => path.join(dist, file)),
   outdir: dist,
   chunkNames: 'chunks/[name]-[hash]',
 });

@@ -1,6 +1,6 @@
 // A stdio server with argv[2] tools (tool_0 … tool_N-1), each with a small object schema: what the
 // inspector page's benchmark lists.
-import { McpServer } from '../../dist/index.js';
+import { McpServer } from '../../dist/server.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const server = new McpServer({ name: 'bench-many-tools', version: '1.0.0' });

@@ -5,7 +5,7 @@
 // it listens. GET /heap (not MCP) answers the heap in use after a full collection, for the idle-session
 // row: run it with --expose-gc.
 import http from 'node:http';
-import { McpServer } from '../../dist/index.js';
+import { McpServer } from '../../dist/server.js';
 
 const { answer = 'sse', redis } = JSON.parse(process.argv[2] ?? '{}');
 const server = new McpServer({ name: 'bench-mcpwire-http', version: '1.0.0' });

@@ -2,7 +2,7 @@
 // per size in argv[2] ({"sizes":[BYTES...]}), served over stdio. The tool's input schema is zod's, as in
 // the SDK's server, unless argv[2] has {"schema":"json"}: then it is a plain JSON Schema and zod is never
 // loaded (mcpwire takes either).
-import { McpServer } from '../../dist/index.js';
+import { McpServer } from '../../dist/server.js';
 import { resourceText, resourceUri } from './mcp-text.mjs';
 
 const { sizes = [], schema = 'zod' } = JSON.parse(process.argv[2] ?? '{}');

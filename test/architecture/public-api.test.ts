@@ -12,7 +12,11 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '..', '..');
 const PINNED = path.join(import.meta.dirname, 'public-api.json');
 /** Entry points, as package.json's exports name them. */
-const ENTRIES: Record<string, string> = { mcpwire: 'src/index.ts', 'mcpwire/jsonrpc': 'src/jsonrpc.ts' };
+const ENTRIES: Record<string, string> = {
+  mcpwire: 'src/index.ts',
+  'mcpwire/jsonrpc': 'src/jsonrpc.ts',
+  'mcpwire/server': 'src/server.ts',
+};
 
 function exportedNames(): Record<string, string[]> {
   const files = Object.values(ENTRIES).map((f) => path.join(root, f));

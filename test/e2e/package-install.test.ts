@@ -39,6 +39,7 @@ const CONSUMER_TS = `import {
   McpwireError,
 } from 'mcpwire';
 import { abortCancellation, Connection as EngineConnection, createInMemoryPair, ErrorCode } from 'mcpwire/jsonrpc';
+import { McpServer as LeanServer, type ToolOutput } from 'mcpwire/server';
 
 export function echoServer(): McpServer {
   const server = new McpServer({ name: 'consumer', version: '1.0.0' });
@@ -85,6 +86,13 @@ export function engine(): { same: boolean; code: number } {
   const [a] = createInMemoryPair();
   const connection: Connection = new EngineConnection(a, { cancellation: abortCancellation });
   return { same: connection instanceof Connection, code: ErrorCode.HeaderMismatch };
+}
+
+/** A server from the mcpwire/server subpath, which starts faster: the same class as the main entry's. */
+export function leanServer(): boolean {
+  const server = new LeanServer({ name: 'lean', version: '1.0.0' });
+  server.tool({ name: 'ping' }, (): ToolOutput => ({ content: [{ type: 'text', text: 'pong' }] }));
+  return server instanceof McpServer;
 }
 
 export function isLocal(error: unknown): string | undefined {

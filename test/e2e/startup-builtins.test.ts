@@ -1,11 +1,12 @@
 // Start-up (issue 21): a stdio server answers initialize without loading node:crypto, node:http,
 // node:https (and node:tls) or node:child_process, which cost it start-up time and which it does not need
 // before its first answer. Both the library (a minimal McpServer) and `mcpwire serve everything` as a host
-// spawns it. Needs the build (`npm run build`): both run dist/.
+// spawns it. The mcpwire/server entry loads none of the client's, the host's or the gateway's code.
+// Needs the build (`npm run build`): all of it runs or reads dist/.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 
@@ -58,5 +59,51 @@ describe('start-up of a stdio server', { timeout: 30_000 }, () => {
 
   it('mcpwire serve everything answers initialize without them too', async () => {
     assert.deepEqual(await loadedBy([path.join(ROOT, 'bin', 'mcpwire.js'), 'serve', 'everything']), []);
+  });
+});
+
+/**
+ * The modules bundled into the files an entry loads before it runs: its own file and every chunk it
+ * imports statically, transitively (dynamic imports load later, if ever). esbuild marks each module it
+ * bundles with a `// dist/<path>.js` line.
+ */
+function staticModules(entry: string): Set<string> {
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, module] of text.matchAll(/^\/\/ (dist\/\S+\.js)$/gm)) modules.add(module!);
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?from "(\.[^"]+)";?$/gms)) {
+      visit(path.resolve(path.dirname(file), specifier!));
+    }
+  };
+  visit(path.join(ROOT, 'dist', entry));
+  return modules;
+}
+
+describe('the mcpwire/server entry', () => {
+  it('loads the server and none of the client, the host, the gateway or the OAuth client', () => {
+    const server = staticModules('server.js');
+    assert.ok(server.has('dist/server/server.js'), `McpServer is not in: ${[...server].join(', ')}`);
+    const foreign = [...server].filter((module) =>
+      /^dist\/(client|host|gateway|inspect|cli)\/|^dist\/transport\/http\/(auth\/|client-transport)/.test(
+        module,
+      ),
+    );
+    assert.deepEqual(foreign, []);
+    // The whole package's entry does load them: the check above sees what it is meant to.
+    const everything = staticModules('index.js');
+    assert.ok(everything.has('dist/client/client.js'));
+    assert.ok(everything.size > server.size);
+  });
+
+  it('exports the same classes as the whole package', async () => {
+    const lean = await import(path.join(ROOT, 'dist', 'server.js'));
+    const whole = await import(path.join(ROOT, 'dist', 'index.js'));
+    for (const name of ['McpServer', 'JsonRpcError', 'ToolInputError', 'StreamedString', 'UriTemplate']) {
+      assert.equal(lean[name], whole[name], name);
+    }
   });
 });
