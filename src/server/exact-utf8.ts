@@ -3,7 +3,9 @@
 // surrogate U+DC80..U+DCFF (the "surrogateescape" convention). Valid UTF-8 never decodes to a lone
 // surrogate, so the string maps back to exactly the bytes it came from, where U+FFFD would merge them.
 
-import { isUtf8 } from 'node:buffer';
+import { nodeBuffer } from '../transport/platform/builtins.js';
+
+const { isUtf8 } = nodeBuffer();
 
 /** The string of `bytes`, each byte outside valid UTF-8 as U+DC80..U+DCFF. */
 export function decodeUtf8Exactly(bytes: Uint8Array): string {

@@ -1,8 +1,9 @@
 // A file as a StreamedString (jsonrpc/streamed.ts): a resource's `text` or `blob` written into the answer
 // as the file is read, never held whole. The next chunk is read while the last one is written.
 
-import { type FileHandle, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { type ByteSource, type StreamedEncoding, StreamedString } from '../jsonrpc/streamed.js';
+import { nodeFsPromises } from '../transport/platform/builtins.js';
 
 /** Bytes read at a time: large enough that a 100 MiB file costs a hundred reads, small beside the file. */
 const CHUNK = 1024 * 1024;
@@ -45,7 +46,7 @@ export function fileSource(handle: FileHandle, size: number): ByteSource {
 
 /** The file at `path` as a streamed `text` (UTF-8, as the caller has checked) or `base64` value. */
 export async function streamedFile(path: string, encoding: StreamedEncoding): Promise<StreamedString> {
-  const handle = await open(path, 'r');
+  const handle = await nodeFsPromises().open(path, 'r');
   try {
     const { size } = await handle.stat();
     return new StreamedString(fileSource(handle, size), encoding, size);

@@ -1,6 +1,7 @@
 // Start-up (issue 21): a stdio server answers initialize without loading node:crypto, node:http,
-// node:https (and node:tls) or node:child_process, which cost it start-up time and which it does not need
-// before its first answer. Both the library (a minimal McpServer) and `mcpwire serve everything` as a host
+// node:https (and node:tls), node:child_process, node:module, node:fs/promises or node's File (which an
+// import of node:buffer loads), which cost it start-up time and which it does not need before its first
+// answer. Both the library (a minimal McpServer) and `mcpwire serve everything` as a host
 // spawns it. The mcpwire/server entry loads none of the client's, the host's or the gateway's code.
 // Needs the build (`npm run build`): all of it runs or reads dist/.
 
@@ -52,7 +53,7 @@ describe('start-up of a stdio server', { timeout: 30_000 }, () => {
     assert.ok(existsSync(path.join(ROOT, 'dist', 'index.js')), 'run "npm run build" first');
   });
 
-  it('a minimal McpServer answers initialize without node:crypto, node:http(s) or node:child_process', async () => {
+  it('a minimal McpServer (from mcpwire/server) answers initialize without any of them', async () => {
     const server = path.join(ROOT, 'test', 'fixtures', 'startup', 'json-schema-server.mjs');
     assert.deepEqual(await loadedBy([server]), []);
   });

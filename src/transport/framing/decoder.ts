@@ -6,7 +6,9 @@
 // that spans several chunks is joined. Chunk boundaries may fall anywhere, inside a UTF-8 character too,
 // because frames are decoded to text only once they are complete.
 
-import { isUtf8 } from 'node:buffer';
+import { nodeBuffer } from '../platform/builtins.js';
+
+const { isUtf8 } = nodeBuffer();
 
 export type Framing = 'newline' | 'content-length';
 
