@@ -297,15 +297,16 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       if (this.opening !== undefined && requestIds.includes(this.opening)) stream.headless = true;
       else this.openSse(stream, false);
     }
+    this.handlers?.message(body, info);
+    // Most requests were answered by now, their stream written whole. One still working opens at the
+    // turn's end, and learns when its client goes away.
+    if (stream.pending.size === 0) return;
+    releaseAtTurnEnd(stream);
     response.on('close', () => {
       // The client went away: an SSE stream can be resumed later (unless its head was still held: the
       // client has no event id to resume from); a JSON answer is lost.
       if (stream.response === response) stream.response = undefined;
     });
-    this.handlers?.message(body, info);
-    // Most requests were answered by now, their stream written whole; one still working opens at the
-    // turn's end.
-    releaseAtTurnEnd(stream);
   }
 
   /** A GET: the stream for messages that belong to no request, or the resumption of a lost stream. */
@@ -421,15 +422,16 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (refused) delete stream.headers['Mcp-Session-Id'];
     const target = stream;
     if (isResponse && !refused && this.answersAtOnce(target)) {
-      // Nothing written or queued on this stream yet, and its answer goes as one JSON body: gathered and
-      // written now, not through the write chain (four promises and as many turns a call).
+      // Nothing queued on this stream, and its answer goes as one body (JSON, or an SSE stream whose head
+      // is still held): gathered and written now, not through the write chain.
       if (target.undecided) {
         undecidedStreams.delete(target.undecided);
         target.undecided = undefined;
         target.mode = 'json';
       }
       for (const message of sending) {
-        target.collected.push(message);
+        if (target.held === undefined) target.collected.push(message);
+        else holdMessage(target, message);
         const id = (message as { id: JsonRpcId }).id;
         this.requestStream.delete(id);
         target.pending.delete(id);
@@ -461,14 +463,15 @@ export class HttpSessionTransport implements Transport, HeadHolder {
 
   /**
    * Whether an answer can be written at once instead of through the stream's write chain: nothing is
-   * queued on the stream, no state save must go first (a fleet), and it answers in JSON (or may still).
+   * queued on the stream, no state save must go first (a fleet), and it answers in JSON (or may still), or
+   * on an SSE stream that still holds its head.
    */
   private answersAtOnce(stream: Stream): boolean {
     return (
       stream.chain === IDLE &&
       this.saving === SAVED &&
       !this.options.oneShot &&
-      (stream.mode === 'json' || stream.undecided !== undefined)
+      (stream.mode === 'json' || stream.undecided !== undefined || stream.held !== undefined)
     );
   }
 
