@@ -95,7 +95,7 @@ async function idleSessionMemory(fleet: Fleet, sessions: number): Promise<string
         keep: true,
       });
       const redisBytes = (redisInfo(fleet, 'used_memory') - redisBefore) / sessions;
-      return `memory per idle session (${sessions} sessions opened on one Redis-backed instance, each initialize and initialized, after 500 of warm-up): ${(bytesPerSession / 1024).toFixed(2)} KiB of the instance's heap after a full collection (its local copy of the session, right after opening; the instance lets a copy go after 60 s without a request, localCopyIdle), ${(redisBytes / 1024).toFixed(2)} KiB in Redis (the session's record and the events of its initialize's SSE stream, which Redis keeps until they expire 10 minutes after the last); target ≤ 2 KiB on the instance: ${bytesPerSession <= 2048 ? 'met' : 'not met'}`;
+      return `memory per idle session (${sessions} sessions opened on one Redis-backed instance, each initialize and initialized, after 500 of warm-up): ${(bytesPerSession / 1024).toFixed(2)} KiB of the instance's heap after a full collection (its local copy of the session, right after opening; the instance lets a copy go after 60 s without a request, localCopyIdle), ${(redisBytes / 1024).toFixed(2)} KiB in Redis (the session's record: its initialize, answered within the turn it came, was written as one body and stored no events); target ≤ 2 KiB on the instance: ${bytesPerSession <= 2048 ? 'met' : 'not met'}`;
     },
   );
 }
