@@ -2,7 +2,7 @@
 // from its session, the stateless era from the request's own envelope. The era decides how to log and
 // how to ask the client; the handler never sees the difference.
 
-import type { AbortHook } from '../jsonrpc/connection.js';
+import type { AbortHook, RequestContext as ConnectionRequestContext } from '../jsonrpc/connection.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
 import type { AuthInfo } from '../jsonrpc/transport.js';
 import type { AskOptions, RequestContext, TaskStarter } from './context.js';
@@ -44,6 +44,27 @@ export interface ContextSource {
   ask<T>(method: string, params: unknown, options?: AskOptions): Promise<T>;
   /** How a missing client capability is reported in this era. */
   missingCapability(capability: string, method: string): Error;
+}
+
+/**
+ * What both eras' sources take from the request as the connection delivered it: its id, its cancellation
+ * and who sent it. An era's source adds what the era knows (its version, the client, storage, asking).
+ */
+export abstract class RequestSource {
+  constructor(protected readonly request: ConnectionRequestContext) {}
+
+  get requestId(): JsonRpcId {
+    return this.request.id;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+  get abortHook(): AbortHook | undefined {
+    return this.request.abortHook;
+  }
+  get auth(): AuthInfo | undefined {
+    return this.request.auth;
+  }
 }
 
 export function buildContext(source: ContextSource): RequestContext {

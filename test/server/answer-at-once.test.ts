@@ -77,6 +77,13 @@ const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
 };
+/** A tools/call request; with `meta`, one of the stateless revision. */
+const call = (id: number, name: string, args: Record<string, unknown>, meta?: typeof META) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+});
 const textOf = (answer: Answer | undefined) =>
   (answer?.result?.content as Array<{ text: string }> | undefined)?.[0]?.text;
 
@@ -98,27 +105,17 @@ describe('answering in the turn the request came', () => {
       [91, 'fails'],
     ] as const) {
       const first = next();
-      deliver({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text: '1' } } });
+      deliver(call(id, name, { text: '1' }));
       assert.equal((await first).id, id);
     }
-    deliver({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'echo', arguments: { text: 'hi' } },
-    });
+    deliver(call(2, 'echo', { text: 'hi' }));
     assert.equal(sent.at(-1)?.id, 2, 'the call was not answered at once');
     assert.equal(textOf(sent.at(-1)), 'hi');
     // Refused arguments and a tool that throws are results too, at once.
-    deliver({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    deliver(call(3, 'echo', {}));
     assert.equal(sent.at(-1)?.id, 3);
     assert.equal(sent.at(-1)?.result?.isError, true);
-    deliver({
-      jsonrpc: '2.0',
-      id: 4,
-      method: 'tools/call',
-      params: { name: 'fails', arguments: { text: 'x' } },
-    });
+    deliver(call(4, 'fails', { text: 'x' }));
     assert.equal(sent.at(-1)?.id, 4);
     assert.equal(textOf(sent.at(-1)), 'it broke');
   });
@@ -127,20 +124,10 @@ describe('answering in the turn the request came', () => {
     const { transport, deliver, sent, next } = recordingTransport();
     server().connect(transport);
     const first = next();
-    deliver({
-      jsonrpc: '2.0',
-      id: 6,
-      method: 'tools/call',
-      params: { name: 'echo', arguments: { text: 'first' }, _meta: META },
-    });
+    deliver(call(6, 'echo', { text: 'first' }, META));
     assert.equal(textOf(await first), 'first');
     sent.length = 0;
-    deliver({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: { name: 'echo', arguments: { text: 'now' }, _meta: META },
-    });
+    deliver(call(7, 'echo', { text: 'now' }, META));
     assert.equal(sent.length, 1, 'the call was not answered at once');
     assert.equal(sent[0]?.result?.resultType, 'complete');
     assert.equal(textOf(sent[0]), 'now');
@@ -150,12 +137,7 @@ describe('answering in the turn the request came', () => {
     gate = newGate();
     const { transport, deliver, sent, next } = recordingTransport();
     server().connect(transport);
-    deliver({
-      jsonrpc: '2.0',
-      id: 8,
-      method: 'tools/call',
-      params: { name: 'waits', arguments: { text: 'x' }, _meta: META },
-    });
+    deliver(call(8, 'waits', { text: 'x' }, META));
     assert.equal(sent.length, 0, 'answered before the tool was done');
     const answer = next();
     gate.open();

@@ -2,23 +2,23 @@
 // whose codec then shapes every result and notification; logging/setLevel sets the session's level;
 // every other request waits for initialize and is served by the server's handler.
 
-import {
-  type AbortHook,
-  type RequestContext as ConnectionRequestContext,
-  isPromiseLike,
-} from '../../jsonrpc/connection.js';
+import { type RequestContext as ConnectionRequestContext, isPromiseLike } from '../../jsonrpc/connection.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
-import type { AuthInfo } from '../../jsonrpc/transport.js';
 import { codecFor, type RevisionCodec } from '../codec.js';
 import type { AskOptions } from '../context.js';
 import { invalidParams, ToolInputError } from '../errors.js';
 import { type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { isLoggingLevel, logMessage } from '../logging.js';
 import { Method, Notification } from '../methods.js';
-import { buildContext, type ContextSource, handshakeMissingCapability } from '../request-context.js';
+import {
+  buildContext,
+  type ContextSource,
+  handshakeMissingCapability,
+  RequestSource,
+} from '../request-context.js';
 import type { ListKind, SessionDescription } from '../server-definition.js';
 import { LIST_CHANGED } from '../subscriptions.js';
 import type { ClientCapabilities, Implementation, InitializeResult, LoggingLevel } from '../types.js';
@@ -243,19 +243,18 @@ function toolInputFailure(codec: RevisionCodec, error: unknown): Record<string, 
 }
 
 /** What a handshake-era handler's context reaches through: the era, the session and the request. */
-class HandshakeRequestSource implements ContextSource {
+class HandshakeRequestSource extends RequestSource implements ContextSource {
   private negotiated: Extensions | undefined;
 
   constructor(
     private readonly era: HandshakeEra,
     private readonly host: EraHost,
     private readonly codec: RevisionCodec,
-    private readonly request: ConnectionRequestContext,
-  ) {}
-
-  get requestId(): JsonRpcId {
-    return this.request.id;
+    request: ConnectionRequestContext,
+  ) {
+    super(request);
   }
+
   get protocolVersion(): string {
     return this.codec.version;
   }
@@ -267,15 +266,6 @@ class HandshakeRequestSource implements ContextSource {
   }
   get sessionState(): Map<unknown, unknown> {
     return this.host.session.state;
-  }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-  get abortHook(): AbortHook | undefined {
-    return this.request.abortHook;
-  }
-  get auth(): AuthInfo | undefined {
-    return this.request.auth;
   }
   get extensions(): Extensions {
     this.negotiated ??= negotiateExtensions(

@@ -4,14 +4,13 @@
 // input_required. One object per request with its methods on the prototype: the object literal of
 // getters and closures it replaces cost every request about 1 KiB of garbage (issue 21).
 
-import type { AbortHook, RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
-import type { AuthInfo } from '../../jsonrpc/transport.js';
+import type { RequestContext as ConnectionRequestContext } from '../../jsonrpc/connection.js';
 import type { AskOptions, TaskStarter } from '../context.js';
 import { invalidParams, missingCapabilityError } from '../errors.js';
 import { Extension, type Extensions, extensionsOf, negotiateExtensions } from '../extensions.js';
 import { logMessage } from '../logging.js';
 import { Notification } from '../methods.js';
-import type { ContextSource } from '../request-context.js';
+import { type ContextSource, RequestSource } from '../request-context.js';
 import { InputRequired, type RequestEnvelope } from '../stateless.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
 import type { EraHost } from './era.js';
@@ -19,7 +18,7 @@ import type { EraHost } from './era.js';
 /** The answers of a request that carries none (most): one object, never written. */
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 
-export class StatelessRequestSource implements ContextSource {
+export class StatelessRequestSource extends RequestSource implements ContextSource {
   readonly tasks: TaskStarter | undefined;
   private opened: Record<string, unknown> | undefined;
   private asked = 0;
@@ -35,8 +34,9 @@ export class StatelessRequestSource implements ContextSource {
     private readonly method: string,
     private readonly params: Record<string, unknown>,
     private readonly envelope: RequestEnvelope,
-    private readonly request: ConnectionRequestContext,
+    request: ConnectionRequestContext,
   ) {
+    super(request);
     // A request may become a task when the server runs tasks and the client declared the extension on it.
     const manager = host.server.tasks;
     if (manager && Extension.Tasks in extensionsOf(envelope.clientCapabilities)) {
@@ -54,9 +54,6 @@ export class StatelessRequestSource implements ContextSource {
     }
   }
 
-  get requestId() {
-    return this.request.id;
-  }
   get protocolVersion(): string {
     return this.envelope.protocolVersion;
   }
@@ -70,15 +67,6 @@ export class StatelessRequestSource implements ContextSource {
   get sessionState(): Map<unknown, unknown> {
     this.state ??= new Map();
     return this.state;
-  }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-  get abortHook(): AbortHook | undefined {
-    return this.request.abortHook;
-  }
-  get auth(): AuthInfo | undefined {
-    return this.request.auth;
   }
   get extensions(): Extensions {
     this.negotiated ??= negotiateExtensions(
