@@ -6,8 +6,8 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
-import { httpExactIds } from '../framing/exact-ids.js';
-import { formatSseEvent } from './sse.js';
+import { releaseStreamed, streamedPending } from '../../jsonrpc/streamed.js';
+import { writeWholeBody } from './whole-body.js';
 
 /** A stream whose head may still be held. */
 export interface HeldStream {
@@ -71,7 +71,10 @@ export function takeHeld(stream: HeldStream): JsonRpcMessage[] {
   return held;
 }
 
-/** Ends the stream: a held one as one body with its length (events without ids), else its chunked end. */
+/**
+ * Ends the stream: a held one as one body (events without ids) with its length, or spliced around the
+ * streamed values it carries (whole-body.ts); else its chunked end.
+ */
 export function endSse(stream: HeldStream): void {
   const response = stream.response;
   if (stream.held === undefined) {
@@ -79,14 +82,16 @@ export function endSse(stream: HeldStream): void {
     return;
   }
   const held = takeHeld(stream);
-  if (!response) return;
-  let body = '';
-  for (const message of held) {
-    body += formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(message)) });
+  if (!response) {
+    // Nobody will read it: a streamed value in it (a file) is closed unread.
+    if (streamedPending()) releaseStreamed(held);
+    return;
   }
-  response
-    .writeHead(200, { ...stream.headers, ...SSE_HEADERS, 'Content-Length': Buffer.byteLength(body) })
-    .end(body);
+  writeWholeBody(
+    response,
+    { ...stream.headers, ...SSE_HEADERS },
+    held.map((message) => ({ head: 'event: message\ndata: ', message, tail: '\n\n' })),
+  );
 }
 
 /**

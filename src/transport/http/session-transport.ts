@@ -23,6 +23,12 @@ import {
   type JsonRpcMessage,
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
+import {
+  forEachStreamed,
+  materializeStreamed,
+  releaseStreamed,
+  streamedPending,
+} from '../../jsonrpc/streamed.js';
 import type {
   MessageInfo,
   PersistedSession,
@@ -54,6 +60,7 @@ import {
   takeHeld,
 } from './held-head.js';
 import { formatSseEvent } from './sse.js';
+import { writeWholeBody } from './whole-body.js';
 
 interface Stream extends HeldStream {
   id: string;
@@ -106,6 +113,12 @@ export interface SessionTransportOptions {
 }
 
 export class HttpSessionTransport implements Transport, HeadHolder {
+  /**
+   * An answer with streamed values (a big resource) is written as they are read when it goes out whole at
+   * the end of its POST (whole-body.ts); on a stream that is already open, each event is stored for
+   * resumption, so the value is read into a string first (writeEvent).
+   */
+  readonly splicing = true;
   private handlers: TransportHandlers | undefined;
   // The next two are one shared empty map, never written, while the session has no stream (idle): they
   // are made for its first stream and let go with its last (see openStream and finishIfDone), since an
@@ -398,7 +411,10 @@ export class HttpSessionTransport implements Transport, HeadHolder {
   }
 
   send(payload: JsonRpcPayload, options?: SendOptions): void {
-    if (this.closeReason) return;
+    if (this.closeReason) {
+      if (streamedPending()) releaseStreamed(payload);
+      return;
+    }
     const messages = Array.isArray(payload) ? payload : [payload];
     const first = messages[0];
     if (!first) return;
@@ -671,6 +687,24 @@ export class HttpSessionTransport implements Transport, HeadHolder {
   }
 
   private writeEvent(stream: Stream, message: JsonRpcMessage): void | Promise<void> {
+    // An event is stored whole (for resumption) and formatted whole: a streamed value is read first.
+    if (streamedPending() && hasStreamed(message)) {
+      return materializeStreamed(message).then(
+        () => this.writeEvent(stream, message),
+        // The answer goes all the same, as the error it became: its caller must not wait forever.
+        (error: unknown) => {
+          releaseStreamed(message);
+          return this.writeEvent(
+            stream,
+            errorBody(
+              `Internal error: a streamed value of the answer could not be read (${error instanceof Error ? error.message : String(error)})`,
+              ErrorCode.InternalError,
+              (message as { id: JsonRpcId }).id,
+            ) as JsonRpcMessage,
+          );
+        },
+      );
+    }
     const store = this.options.eventStore;
     if (!store) return this.sendEvent(stream, undefined, message);
     this.stored(stream.id);
@@ -705,22 +739,17 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     const response = stream.response;
     if (!response) {
       if (this.options.fleet && stream.mode === 'sse') this.publishStream(stream.id, { end: true });
+      // What was gathered for a client that went away is never written: its streamed values are closed.
+      if (streamedPending()) releaseStreamed(stream.mode === 'json' ? stream.collected : takeHeld(stream));
       if (this.options.oneShot) this.finish({ message: 'the POST was served' });
       return;
     }
     if (stream.mode === 'json') {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
-      const body = stream.batch ? responses : responses[0];
-      const text = httpExactIds.write(JSON.stringify(body));
-      // With its length given, the body goes in one piece instead of chunked.
-      response
-        .writeHead(200, {
-          ...stream.headers,
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(text),
-        })
-        .end(text);
+      writeWholeBody(response, { ...stream.headers, 'Content-Type': 'application/json' }, [
+        { head: '', message: stream.batch ? responses : responses[0], tail: '' },
+      ]);
     } else {
       // Written to the end: the client has the whole stream and is unlikely to resume it, so its events
       // are kept for a while only. A stream whose client went away before (no response here) keeps them.
@@ -1044,4 +1073,13 @@ class FixedPersistence implements SessionPersistence {
   home(): boolean {
     return false;
   }
+}
+
+/** Whether a message carries a streamed value (jsonrpc/streamed.ts). */
+function hasStreamed(message: unknown): boolean {
+  let found = false;
+  forEachStreamed(message, () => {
+    found = true;
+  });
+  return found;
 }
