@@ -214,6 +214,15 @@ export function forEachStreamed(
   }
 }
 
+/** Whether a message carries a StreamedString. */
+export function hasStreamed(value: unknown): boolean {
+  let found = false;
+  forEachStreamed(value, () => {
+    found = true;
+  });
+  return found;
+}
+
 /** Replaces every StreamedString in a message by its string (for a transport that cannot splice). */
 export async function materializeStreamed(value: unknown): Promise<void> {
   const pending: Promise<void>[] = [];

@@ -7,7 +7,8 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../jsonrpc/messages.js';
 import { releaseStreamed, streamedPending } from '../../jsonrpc/streamed.js';
-import { writeWholeBody } from './whole-body.js';
+import { SSE_HEADERS } from './sse.js';
+import { asSseEvent, writeWholeBody } from './whole-body.js';
 
 /** A stream whose head may still be held. */
 export interface HeldStream {
@@ -24,7 +25,6 @@ export interface HeadHolder {
   openHeld(stream: HeldStream): void;
 }
 
-export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
 /**
  * Messages a stream may hold; the next one releases it. A turn is short, but a handler that sends in a
  * loop without waiting would otherwise have all it sends kept here, out of reach of the backlog limit.
@@ -87,11 +87,7 @@ export function endSse(stream: HeldStream): void {
     if (streamedPending()) releaseStreamed(held);
     return;
   }
-  writeWholeBody(
-    response,
-    { ...stream.headers, ...SSE_HEADERS },
-    held.map((message) => ({ head: 'event: message\ndata: ', message, tail: '\n\n' })),
-  );
+  writeWholeBody(response, 200, { ...stream.headers, ...SSE_HEADERS }, held.map(asSseEvent));
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   type JsonRpcPayload,
 } from '../../jsonrpc/messages.js';
 import {
-  forEachStreamed,
+  hasStreamed,
   materializeStreamed,
   releaseStreamed,
   streamedPending,
@@ -56,11 +56,10 @@ import {
   holdHead,
   holdMessage,
   releaseAtTurnEnd,
-  SSE_HEADERS,
   takeHeld,
 } from './held-head.js';
-import { formatSseEvent } from './sse.js';
-import { writeWholeBody } from './whole-body.js';
+import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { asJson, writeWholeBody } from './whole-body.js';
 
 interface Stream extends HeldStream {
   id: string;
@@ -351,11 +350,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
         return;
       }
       if (streamId !== undefined) {
-        response.writeHead(200, {
-          ...headers,
-          'Content-Type': 'text/event-stream',
-          'Cache-Control': 'no-cache',
-        });
+        response.writeHead(200, { ...headers, ...SSE_HEADERS });
         // Node holds the headers until the first write: with nothing to replay, the client's GET got no
         // answer at all until the server next sent a message on the stream.
         response.flushHeaders();
@@ -391,19 +386,10 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       await this.holdStandalone(this.options.fleet, response, headers, undefined);
       return;
     }
-    const stream: Stream = existing ?? {
-      id: this.standaloneId,
-      pending: new Set(),
-      response: undefined,
-      mode: 'sse',
-      collected: [],
-      batch: false,
-      chain: IDLE,
-      headers,
-    };
+    const stream = existing ?? getStream(this.standaloneId, undefined, headers);
     stream.response = response;
     this.openStream(stream);
-    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    response.writeHead(200, { ...headers, ...SSE_HEADERS });
     await this.prime(stream);
     response.on('close', () => {
       if (stream.response === response) stream.response = undefined;
@@ -440,11 +426,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (isResponse && !refused && this.answersAtOnce(target)) {
       // Nothing queued on this stream, and its answer goes as one body (JSON, or an SSE stream whose head
       // is still held): gathered and written now, not through the write chain.
-      if (target.undecided) {
-        undecidedStreams.delete(target.undecided);
-        target.undecided = undefined;
-        target.mode = 'json';
-      }
+      this.decide(target, true);
       for (const message of sending) {
         if (target.held === undefined) target.collected.push(message);
         else holdMessage(target, message);
@@ -670,13 +652,19 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     return this.writeSaved(stream, message);
   }
 
+  /**
+   * Mode 'either': the stream's first message decides it, before its deadline. An answer that came before
+   * anything else goes as one JSON body (finishIfDone writes it); anything else opens the SSE stream.
+   */
+  private decide(stream: Stream, answered: boolean): void {
+    if (!stream.undecided) return;
+    undecidedStreams.delete(stream.undecided);
+    stream.undecided = undefined;
+    if (answered) stream.mode = 'json';
+  }
+
   private writeSaved(stream: Stream, message: JsonRpcMessage): void | Promise<void> {
-    if (stream.undecided) {
-      undecidedStreams.delete(stream.undecided);
-      stream.undecided = undefined;
-      // The answer came before anything else: it goes as one JSON body (finishIfDone writes it).
-      if (!('method' in message)) stream.mode = 'json';
-    }
+    this.decide(stream, !('method' in message));
     if (stream.mode === 'json') {
       stream.collected.push(message);
       return;
@@ -740,15 +728,16 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (!response) {
       if (this.options.fleet && stream.mode === 'sse') this.publishStream(stream.id, { end: true });
       // What was gathered for a client that went away is never written: its streamed values are closed.
-      if (streamedPending()) releaseStreamed(stream.mode === 'json' ? stream.collected : takeHeld(stream));
+      if (stream.mode === 'sse') endSse(stream);
+      else if (streamedPending()) releaseStreamed(stream.collected);
       if (this.options.oneShot) this.finish({ message: 'the POST was served' });
       return;
     }
     if (stream.mode === 'json') {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
-      writeWholeBody(response, { ...stream.headers, 'Content-Type': 'application/json' }, [
-        { head: '', message: stream.batch ? responses : responses[0], tail: '' },
+      writeWholeBody(response, 200, { ...stream.headers, 'Content-Type': 'application/json' }, [
+        asJson(stream.batch ? responses : responses[0]),
       ]);
     } else {
       // Written to the end: the client has the whole stream and is unlikely to resume it, so its events
@@ -827,16 +816,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
 
   /** The GET stream held by another instance (or by none yet): events are stored and published for it. */
   private standaloneElsewhere(): Stream {
-    this.remoteStandalone ??= {
-      id: this.standaloneId,
-      pending: new Set(),
-      response: undefined,
-      mode: 'sse',
-      collected: [],
-      batch: false,
-      chain: IDLE,
-      headers: {},
-    };
+    this.remoteStandalone ??= getStream(this.standaloneId, undefined, {});
     if (this.options.eventStore) this.stored(this.standaloneId);
     return this.remoteStandalone;
   }
@@ -850,16 +830,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     headers: Record<string, string>,
     lastEventId: string | undefined,
   ): Promise<void> {
-    const stream: Stream = {
-      id: this.standaloneId,
-      pending: new Set(),
-      response,
-      mode: 'sse',
-      collected: [],
-      batch: false,
-      chain: IDLE,
-      headers,
-    };
+    const stream = getStream(this.standaloneId, response, headers);
     const live = await this.follow(fleet, this.standaloneId, response, () => {});
     this.unsubscribeStandalone?.();
     this.unsubscribeStandalone = () => {
@@ -870,7 +841,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     this.openStream(stream);
     this.owner?.homeChanged();
     this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
-    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    response.writeHead(200, { ...headers, ...SSE_HEADERS });
     response.flushHeaders();
     if (lastEventId !== undefined) await live.replay(lastEventId);
     else await this.prime(stream);
@@ -909,7 +880,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       if (ids && owed.size === 0) end();
     });
     this.cleanup(end);
-    response.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    response.writeHead(200, { ...headers, ...SSE_HEADERS });
     response.flushHeaders();
     await live.replay(lastEventId);
     live.go();
@@ -1039,6 +1010,15 @@ const IDLE: Promise<void> = Promise.resolve();
 const NO_CLEANUPS: Set<() => void> = new Set();
 const ignore = () => {};
 
+/** The GET stream: SSE, answering no request. */
+function getStream(
+  id: string,
+  response: ServerResponse | undefined,
+  headers: Record<string, string>,
+): Stream {
+  return { id, pending: new Set(), response, mode: 'sse', collected: [], batch: false, chain: IDLE, headers };
+}
+
 export function errorBody(
   message: string,
   code: number = ErrorCode.InvalidRequest,
@@ -1073,13 +1053,4 @@ class FixedPersistence implements SessionPersistence {
   home(): boolean {
     return false;
   }
-}
-
-/** Whether a message carries a streamed value (jsonrpc/streamed.ts). */
-function hasStreamed(message: unknown): boolean {
-  let found = false;
-  forEachStreamed(message, () => {
-    found = true;
-  });
-  return found;
 }

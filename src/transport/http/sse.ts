@@ -1,5 +1,8 @@
 // Server-Sent Events: writing events, and reading them from a byte stream (the client side).
 
+/** The head of every SSE answer: the type, and no caching of a stream by anything between. */
+export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
+
 export interface SseEvent {
   id?: string;
   event?: string;

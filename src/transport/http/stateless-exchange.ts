@@ -7,11 +7,10 @@
 import type { ServerResponse } from 'node:http';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
-import { serializeSpliced, streamedPending } from '../../jsonrpc/streamed.js';
 import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { writeSplicedBody } from './spliced-body.js';
-import { formatSseEvent } from './sse.js';
+import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { asJson, asSseEvent, endWithBody, writeWholeBody } from './whole-body.js';
 
 export class StatelessExchangeTransport implements Transport {
   /** A response with streamed values is written as they are read (spliced-body.ts). */
@@ -46,21 +45,12 @@ export class StatelessExchangeTransport implements Transport {
     const isResponse = !('method' in payload);
     if (isResponse) {
       if ((payload as { id?: unknown }).id !== this.requestId) return;
-      if (streamedPending() && this.sendSpliced(payload)) return;
-      if (this.streaming) {
-        this.response.end(
-          formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
-        );
-      } else {
-        const text = httpExactIds.write(JSON.stringify(payload));
-        // With its length given, the body goes with the head in one write instead of chunked (five).
-        this.response
-          .writeHead(this.statusOf(payload), {
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(text),
-          })
-          .end(text);
-      }
+      // A streamed value (a big resource) is written as it is read (whole-body.ts).
+      if (this.streaming) endWithBody(this.response, [asSseEvent(payload)]);
+      else
+        writeWholeBody(this.response, this.statusOf(payload), { 'Content-Type': 'application/json' }, [
+          asJson(payload),
+        ]);
       this.finish({ message: 'the request was answered' });
       return;
     }
@@ -70,8 +60,7 @@ export class StatelessExchangeTransport implements Transport {
     if (!this.streaming) {
       this.streaming = true;
       this.response.writeHead(200, {
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache',
+        ...SSE_HEADERS,
         // Proxies such as nginx would otherwise hold the events back.
         'X-Accel-Buffering': 'no',
       });
@@ -79,24 +68,6 @@ export class StatelessExchangeTransport implements Transport {
     this.response.write(
       formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
     );
-  }
-
-  /**
-   * A response with streamed values (a big resource): written as the values are read, in the JSON body
-   * or the SSE event it would have gone in. False when it has none.
-   */
-  private sendSpliced(payload: JsonRpcPayload): boolean {
-    const spliced = serializeSpliced(payload);
-    if (spliced.values.length === 0) return false;
-    const body = { texts: spliced.texts.map((text) => httpExactIds.write(text)), values: spliced.values };
-    if (this.streaming) {
-      void writeSplicedBody(this.response, 'event: message\ndata: ', body, '\n\n');
-    } else {
-      this.response.writeHead(this.statusOf(payload), { 'Content-Type': 'application/json' });
-      void writeSplicedBody(this.response, '', body, '');
-    }
-    this.finish({ message: 'the request was answered' });
-    return true;
   }
 
   flush(): Promise<void> {

@@ -1,56 +1,83 @@
-// A session's answer written whole at the end of its POST: a JSON body, or an SSE stream that still held
-// its head (held-head.ts). It goes with its Content-Length in one write; or, when a message carries
-// streamed values (a big resource, jsonrpc/streamed.ts), chunked, its JSON written around the values as
-// they are read (spliced-body.ts), never built as one string (issue 21).
+// An answer written whole at the end of its POST: a session's JSON body or an SSE stream that still held
+// its head (held-head.ts), or a 2026-07-28 request's JSON body or last SSE event (stateless-exchange.ts).
+// A body with no streamed value goes with its Content-Length in one write. One with streamed values (a big
+// resource, jsonrpc/streamed.ts) is chunked, its JSON written around the values as they are read
+// (spliced-body.ts), never built as one string (issue 21).
 
 import type { ServerResponse } from 'node:http';
-import { type StreamedString, serializeSpliced, streamedPending } from '../../jsonrpc/streamed.js';
+import {
+  type SplicedJson,
+  type StreamedString,
+  serializeSpliced,
+  streamedPending,
+} from '../../jsonrpc/streamed.js';
 import { httpExactIds } from '../framing/exact-ids.js';
 import { writeSplicedBody } from './spliced-body.js';
 
-/** One message of the body, with the text that goes before and after it (an SSE event's framing). */
+/** One message of the body, with the text that goes before and after it. */
 export interface BodyPart {
   head: string;
   message: unknown;
   tail: string;
 }
 
+/** A message as a JSON body of its own. */
+export const asJson = (message: unknown): BodyPart => ({ head: '', message, tail: '' });
+
+/** A message as one SSE `message` event (compact JSON has no newline, so one data line). */
+export const asSseEvent = (message: unknown): BodyPart => ({
+  head: 'event: message\ndata: ',
+  message,
+  tail: '\n\n',
+});
+
+/** Writes the status, the headers and the body, and ends the answer. */
 export function writeWholeBody(
   response: ServerResponse,
+  status: number,
   headers: Record<string, string>,
   parts: readonly BodyPart[],
 ): void {
-  if (streamedPending()) {
-    const texts: string[] = [];
-    const values: StreamedString[] = [];
-    let current = '';
-    for (const { head, message, tail } of parts) {
-      const spliced = serializeSpliced(message);
-      current += head + httpExactIds.write(spliced.texts[0]!);
-      for (let i = 0; i < spliced.values.length; i++) {
-        texts.push(current);
-        values.push(spliced.values[i]!);
-        current = httpExactIds.write(spliced.texts[i + 1]!);
-      }
-      current += tail;
-    }
-    if (values.length > 0) {
-      texts.push(current);
-      response.writeHead(200, headers);
-      void writeSplicedBody(response, '', { texts, values }, '');
-      return;
-    }
-    endWith(response, headers, current);
+  const body = wholeBody(parts);
+  if (typeof body === 'string') {
+    // With its length given, the body goes with the head in one write instead of chunked.
+    response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) }).end(body);
     return;
   }
-  let body = '';
-  for (const { head, message, tail } of parts) {
-    body += head + httpExactIds.write(JSON.stringify(message)) + tail;
-  }
-  endWith(response, headers, body);
+  response.writeHead(status, headers);
+  void writeSplicedBody(response, '', body, '');
 }
 
-/** With its length given, the body goes with the head in one write instead of chunked. */
-function endWith(response: ServerResponse, headers: Record<string, string>, body: string): void {
-  response.writeHead(200, { ...headers, 'Content-Length': Buffer.byteLength(body) }).end(body);
+/** Writes the last parts of an answer whose head is out (a stream), and ends it. */
+export function endWithBody(response: ServerResponse, parts: readonly BodyPart[]): void {
+  const body = wholeBody(parts);
+  if (typeof body === 'string') response.end(body);
+  else void writeSplicedBody(response, '', body, '');
+}
+
+/** The body's text, or its JSON split around the streamed values in it. */
+function wholeBody(parts: readonly BodyPart[]): string | SplicedJson {
+  if (!streamedPending()) {
+    let body = '';
+    for (const { head, message, tail } of parts) {
+      body += head + httpExactIds.write(JSON.stringify(message)) + tail;
+    }
+    return body;
+  }
+  const texts: string[] = [];
+  const values: StreamedString[] = [];
+  let current = '';
+  for (const { head, message, tail } of parts) {
+    const spliced = serializeSpliced(message);
+    current += head + httpExactIds.write(spliced.texts[0]!);
+    for (let i = 0; i < spliced.values.length; i++) {
+      texts.push(current);
+      values.push(spliced.values[i]!);
+      current = httpExactIds.write(spliced.texts[i + 1]!);
+    }
+    current += tail;
+  }
+  if (values.length === 0) return current;
+  texts.push(current);
+  return { texts, values };
 }
