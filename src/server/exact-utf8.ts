@@ -3,9 +3,7 @@
 // surrogate U+DC80..U+DCFF (the "surrogateescape" convention). Valid UTF-8 never decodes to a lone
 // surrogate, so the string maps back to exactly the bytes it came from, where U+FFFD would merge them.
 
-import { nodeBuffer } from '../transport/platform/builtins.js';
-
-const { isUtf8 } = nodeBuffer();
+import { isUtf8 } from '../transport/platform/builtins.js';
 
 /** The string of `bytes`, each byte outside valid UTF-8 as U+DC80..U+DCFF. */
 export function decodeUtf8Exactly(bytes: Uint8Array): string {

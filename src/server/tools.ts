@@ -1,5 +1,6 @@
 // Tools: registration, listing, and calls with validated arguments and structured output.
 
+import { isPromiseLike } from '../jsonrpc/connection.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { AppToolLink } from '../protocol/apps.js';
 import type { RequestContext } from '../protocol/context.js';
@@ -138,7 +139,7 @@ export function runTool(
   } catch (error) {
     return failedTool(error);
   }
-  if (typeof (returned as { then?: unknown }).then === 'function') {
+  if (isPromiseLike(returned)) {
     return Promise.resolve(returned).then((output) => toolResult(registered, output), failedTool);
   }
   return toolResult(registered, returned as ToolOutput);

@@ -6,9 +6,7 @@
 // that spans several chunks is joined. Chunk boundaries may fall anywhere, inside a UTF-8 character too,
 // because frames are decoded to text only once they are complete.
 
-import { nodeBuffer } from '../platform/builtins.js';
-
-const { isUtf8 } = nodeBuffer();
+import { isUtf8 } from '../platform/builtins.js';
 
 export type Framing = 'newline' | 'content-length';
 

@@ -12,7 +12,7 @@ import { classify, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { AuthInfo, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { MessageBus } from '../bus.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { nodeBuffer, nodeCrypto } from '../platform/builtins.js';
+import { isUtf8, nodeCrypto } from '../platform/builtins.js';
 import { principalOf, type Refusal, type ResourceServer } from './auth/resource-server.js';
 import type { HttpBinding } from './binding.js';
 import { Deadlines, type Due } from './deadlines.js';
@@ -670,7 +670,7 @@ function readBody(request: IncomingMessage, limit: number, stallMs: number): Pro
     request.on('data', onData);
     request.on('end', () => {
       const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      done(nodeBuffer().isUtf8(bytes) ? { text: bytes.toString('utf8') } : { refused: 'not-utf8' });
+      done(isUtf8(bytes) ? { text: bytes.toString('utf8') } : { refused: 'not-utf8' });
     });
     request.on('error', (error) => {
       settled = true;

@@ -25,9 +25,8 @@ export function nodeCrypto(): typeof import('node:crypto') {
   return load('node:crypto') as typeof import('node:crypto');
 }
 
-export function nodeBuffer(): typeof import('node:buffer') {
-  return load('node:buffer') as typeof import('node:buffer');
-}
+/** node:buffer's isUtf8, for the decoders (node:buffer itself is loaded with every process). */
+export const isUtf8 = (load('node:buffer') as typeof import('node:buffer')).isUtf8;
 
 export function nodeFsPromises(): typeof import('node:fs/promises') {
   return load('node:fs/promises') as typeof import('node:fs/promises');
