@@ -74,7 +74,7 @@ export function buildContext(source: ContextSource): RequestContext {
 /**
  * The request's cancellation as an AbortHook, for code that only passes it on to a request of its own
  * (the proxy): cheaper than `context.signal`, which makes an AbortSignal. Undefined for a context that
- * has none (a task's, a 2026-07-28 request's): use `signal` then.
+ * has none (a task's): use `signal` then.
  */
 export function abortHookOf(context: RequestContext): AbortHook | undefined {
   return context instanceof HandlerContext ? context.abortHook : undefined;

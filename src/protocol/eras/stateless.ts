@@ -96,22 +96,20 @@ export class StatelessEra implements ServerEra {
     const forwards = server.forwardsInput === true;
     // Checked before the handler runs: a handler never sees answers the server did not sign for this request.
     if (!forwards) source.answers();
-    const encode = (result: Record<string, unknown>) =>
-      encodeStatelessResult(method, result, server.info, cacheHints);
-    /** A round that ended on an ask is an input_required result; invalid tool arguments a tool result. */
-    const failed = (error: unknown) => {
-      if (error instanceof InputRequired) return encode(source.inputRequired(error));
-      if (!(error instanceof ToolInputError)) throw error;
-      return encode(toolInputErrorResult(error));
-    };
     let result: Promise<Record<string, unknown>> | Record<string, unknown>;
     try {
       result = handler(forwards ? params : withoutInputKeys(params), buildContext(source), session);
     } catch (error) {
-      return failed(error);
+      return encodeStatelessResult(method, failedRound(source, error), server.info, cacheHints);
     }
-    if (isPromiseLike(result)) return Promise.resolve(result).then(encode, failed);
-    return encode(result as Record<string, unknown>);
+    if (isPromiseLike(result)) {
+      return Promise.resolve(result).then(
+        (value) => encodeStatelessResult(method, value, server.info, cacheHints),
+        (error: unknown) =>
+          encodeStatelessResult(method, failedRound(source, error), server.info, cacheHints),
+      );
+    }
+    return encodeStatelessResult(method, result as Record<string, unknown>, server.info, cacheHints);
   }
 
   /** tasks/get, tasks/update and tasks/cancel of the tasks extension. */
@@ -154,6 +152,16 @@ export class StatelessEra implements ServerEra {
     if (instructions !== undefined) result.instructions = instructions;
     return encodeStatelessResult(Method.ServerDiscover, result, description?.info ?? server.info, cacheHints);
   }
+}
+
+/**
+ * A round that ended on an ask not answered yet is an input_required result; invalid tool arguments are a
+ * tool result. Any other error is thrown on as it is.
+ */
+function failedRound(source: StatelessRequestSource, error: unknown): Record<string, unknown> {
+  if (error instanceof InputRequired) return source.inputRequired(error);
+  if (!(error instanceof ToolInputError)) throw error;
+  return toolInputErrorResult(error);
 }
 
 /** What the handler sees: the request's own params, without the round-trip plumbing. */
