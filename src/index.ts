@@ -151,7 +151,13 @@ export type {
 export { McpServer, type McpServerOptions, type Registration } from './server/server.js';
 export type { ServeStdioOptions } from './server/stdio-process.js';
 export { fileSource, streamedFile } from './server/streamed-file.js';
-export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
+export type {
+  StreamedTextContent,
+  ToolArguments,
+  ToolDefinition,
+  ToolHandler,
+  ToolOutput,
+} from './server/tools.js';
 export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 export { InMemoryBus, InMemoryBusHub, type MessageBus } from './transport/bus.js';
 // Transports.

@@ -57,7 +57,13 @@ export type {
 export { McpServer, type McpServerOptions, type Registration } from './server/server.js';
 export type { ServeStdioOptions } from './server/stdio-process.js';
 export { fileSource, streamedFile } from './server/streamed-file.js';
-export type { ToolArguments, ToolDefinition, ToolHandler, ToolOutput } from './server/tools.js';
+export type {
+  StreamedTextContent,
+  ToolArguments,
+  ToolDefinition,
+  ToolHandler,
+  ToolOutput,
+} from './server/tools.js';
 export { type TemplateValue, UriTemplate } from './server/uri-template.js';
 export type { EventStore } from './transport/http/event-store.js';
 export type { HttpListener } from './transport/http/listen.js';

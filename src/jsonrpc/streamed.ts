@@ -223,6 +223,21 @@ export function hasStreamed(value: unknown): boolean {
   return found;
 }
 
+/**
+ * A copy of a value with every StreamedString in it as an empty string: what a schema checks of a value
+ * that is not read before it is written (its type, not its text). Containers without one are shared.
+ */
+export function streamedAsEmpty(value: unknown): unknown {
+  if (value instanceof StreamedString) return '';
+  if (typeof value !== 'object' || value === null || !hasStreamed(value)) return value;
+  if (Array.isArray(value)) return value.map(streamedAsEmpty);
+  const copy: Record<string, unknown> = {};
+  for (const key in value as Record<string, unknown>) {
+    copy[key] = streamedAsEmpty((value as Record<string, unknown>)[key]);
+  }
+  return copy;
+}
+
 /** Replaces every StreamedString in a message by its string (for a transport that cannot splice). */
 export async function materializeStreamed(value: unknown): Promise<void> {
   const pending: Promise<void>[] = [];

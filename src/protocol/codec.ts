@@ -3,6 +3,7 @@
 // version. Fields a revision does not know are dropped, content kinds it does not know are downgraded to
 // text, and behaviours that changed between revisions are flags here.
 
+import { releaseStreamed, streamedPending } from '../jsonrpc/streamed.js';
 import { STATELESS_ONLY_EXTENSIONS, withoutExtensions } from './extensions.js';
 import type { ContentBlock, ServerCapabilities } from './types.js';
 import { atLeast, type HandshakeVersion } from './versions.js';
@@ -169,7 +170,10 @@ function makeCodec(version: HandshakeVersion): RevisionCodec {
             ? result
             : { ...result, contents: mapArray(result.contents, (c) => omit(c, ['_meta'])) };
         case 'tools/call': {
-          const encoded = atLeast(version, '2025-06-18') ? result : omit(result, ['structuredContent']);
+          if (atLeast(version, '2025-06-18')) return { ...result, content: content(result.content) };
+          // A streamed value in what is left out is never written: its source is closed now, not at GC.
+          if (streamedPending()) releaseStreamed(result.structuredContent);
+          const encoded = omit(result, ['structuredContent']);
           return { ...encoded, content: content(result.content) };
         }
         case 'prompts/get':

@@ -13,6 +13,22 @@ const CHUNK = 1024 * 1024;
  * `size` bounds what is read: a file that grows meanwhile is read as it was when measured.
  */
 export function fileSource(handle: FileHandle, size: number): ByteSource {
+  return readFrom(handle, size, () => handle.close());
+}
+
+/**
+ * `count` sources over one open file, each reading it whole from its start (one answer that carries a
+ * file twice: a tool's text and its structured content). The file is closed once every source is.
+ */
+export function fileSources(handle: FileHandle, size: number, count: number): ByteSource[] {
+  let open = count;
+  const closeOne = async () => {
+    if (--open === 0) await handle.close();
+  };
+  return Array.from({ length: count }, () => readFrom(handle, size, closeOne));
+}
+
+function readFrom(handle: FileHandle, size: number, closeHandle: () => Promise<void>): ByteSource {
   let position = 0;
   let closed = false;
   const readChunk = async (): Promise<Uint8Array | null> => {
@@ -38,7 +54,7 @@ export function fileSource(handle: FileHandle, size: number): ByteSource {
       // Wait for a read in flight before closing the handle under it.
       void Promise.resolve(ahead)
         .catch(() => undefined)
-        .then(() => handle.close())
+        .then(closeHandle)
         .catch(() => undefined);
     },
   };

@@ -2,11 +2,26 @@
 
 import { isPromiseLike } from '../jsonrpc/connection.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
+import {
+  hasStreamed,
+  releaseStreamed,
+  type StreamedString,
+  streamedAsEmpty,
+  streamedPending,
+} from '../jsonrpc/streamed.js';
 import type { AppToolLink } from '../protocol/apps.js';
 import type { RequestContext } from '../protocol/context.js';
 import { CapabilityError, invalidParams, ToolInputError } from '../protocol/errors.js';
 import { InputRequired } from '../protocol/stateless.js';
-import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from '../protocol/types.js';
+import type {
+  CallToolResult,
+  ContentBlock,
+  Icon,
+  Meta,
+  TextContent,
+  Tool,
+  ToolAnnotations,
+} from '../protocol/types.js';
 import { linkToolMeta } from './apps.js';
 import {
   type PreparedSchema,
@@ -38,9 +53,16 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   ui?: AppToolLink;
 }
 
+/**
+ * A text block whose `text` is a StreamedString (streamedFile): written into the answer as it is read
+ * (jsonrpc/streamed.ts). In structuredContent a StreamedString goes where a string goes; the outputSchema
+ * checks its type, not its text, which is not read before it is written.
+ */
+export type StreamedTextContent = Omit<TextContent, 'text'> & { text: StreamedString };
+
 /** What a tool handler returns: a CallToolResult, where `content` may be left out if structured. */
 export interface ToolOutput {
-  content?: ContentBlock[];
+  content?: Array<ContentBlock | StreamedTextContent>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   _meta?: Meta;
@@ -171,24 +193,37 @@ function finishOutput(
   registered: RegisteredTool,
   output: ToolOutput,
 ): CallToolResult | Promise<CallToolResult> {
-  const result: CallToolResult = { ...output, content: output.content ?? [] };
+  // Streamed text stays as it is: the transport writes it (or the connection reads it) when answering.
+  const result = { ...output, content: output.content ?? [] } as CallToolResult;
+  // A streamed value (jsonrpc/streamed.ts) is read once, as it is written: only its type can be checked.
+  const streamed = streamedPending() && hasStreamed(output.structuredContent);
   if (output.structuredContent !== undefined && output.content === undefined) {
+    if (streamed) {
+      releaseStreamed(output.structuredContent);
+      return errorResult(
+        `tool "${registered.tool.name}" returned a streamed value in structuredContent and no content: a streamed value is written once, so give the text in content as a streamed value of its own`,
+      );
+    }
     // Clients of older revisions only read content: give them the structured result as text as well.
     result.content = [{ type: 'text', text: JSON.stringify(output.structuredContent) }];
   }
   if (registered.output && !output.isError) {
     if (output.structuredContent === undefined) {
+      if (streamedPending()) releaseStreamed(result);
       return errorResult(
         `tool "${registered.tool.name}" declares an outputSchema but returned no structuredContent`,
       );
     }
-    const checked = registered.output.validate(output.structuredContent);
-    const verdict = (check: ValidationResult): CallToolResult =>
-      check.ok
-        ? result
-        : errorResult(
-            `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
-          );
+    const checked = registered.output.validate(
+      streamed ? streamedAsEmpty(output.structuredContent) : output.structuredContent,
+    );
+    const verdict = (check: ValidationResult): CallToolResult => {
+      if (check.ok) return result;
+      if (streamedPending()) releaseStreamed(result);
+      return errorResult(
+        `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
+      );
+    };
     return checked instanceof Promise ? checked.then(verdict) : verdict(checked);
   }
   return result;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
+import { type ByteSource, StreamedString } from '../../src/jsonrpc/streamed.js';
 import { McpServer } from '../../src/server/server.js';
 import type { ToolOutput } from '../../src/server/tools.js';
 import { HANDSHAKE_REVISIONS } from '../support/spec-validate.js';
@@ -103,6 +104,92 @@ describe('structured tool output', () => {
     const wrong = await wire.result<CallResult>('tools/call', { name: 'sum' });
     assert.equal(wrong.isError, true);
     assert.match(wrong.content[0]!.text, /total: .*number/);
+    await wire.close();
+  });
+});
+
+/** A source of one chunk that records its closing under `name` (every source is closed once). */
+function source(text: string, closed: string[], name: string): ByteSource {
+  let sent = false;
+  return {
+    async read() {
+      if (sent) return null;
+      sent = true;
+      return Buffer.from(text);
+    },
+    close() {
+      closed.push(name);
+    },
+  };
+}
+
+const STREAMED_OUTPUT = {
+  type: 'object',
+  properties: { text: { type: 'string' }, lines: { type: 'number' } },
+  required: ['text', 'lines'],
+};
+
+describe('streamed tool output (a StreamedString in content and structuredContent)', () => {
+  const TEXT = 'a "big" file\n\tünïcödé ✓ 😀\n';
+  function streamedServer(output: (closed: string[]) => ToolOutput, closed: string[]): McpServer {
+    const s = new McpServer({ name: 'streamed', version: '1.0.0' });
+    s.tool({ name: 'read', outputSchema: STREAMED_OUTPUT }, () => output(closed));
+    return s;
+  }
+  const stream = (closed: string[], name: string) =>
+    new StreamedString(source(TEXT, closed, name), 'text', Buffer.byteLength(TEXT));
+
+  for (const revision of HANDSHAKE_REVISIONS) {
+    const structured = revision >= '2025-06-18';
+    it(`[tools.output-schema] checks a streamed value's type against the outputSchema and answers its text (${revision})`, async () => {
+      const closed: string[] = [];
+      const s = streamedServer(
+        (c) => ({
+          content: [{ type: 'text', text: stream(c, 'content') }],
+          structuredContent: { text: stream(c, 'structured'), lines: 2 },
+        }),
+        closed,
+      );
+      const wire = await Wire.open(s, revision);
+      const result = await wire.result<CallResult>('tools/call', { name: 'read' });
+      const expected: CallResult = { content: [{ type: 'text', text: TEXT }] };
+      if (structured) expected.structuredContent = { text: TEXT, lines: 2 };
+      assert.deepEqual(result, expected);
+      // A revision without structuredContent never writes it: its source is closed, not left to GC.
+      assert.deepEqual(closed.sort(), ['content', 'structured']);
+      await wire.close();
+    });
+  }
+
+  it('[tools.output-schema] refuses streamed structuredContent that breaks the outputSchema elsewhere, closing every source', async () => {
+    const closed: string[] = [];
+    const s = streamedServer(
+      (c) => ({
+        content: [{ type: 'text', text: stream(c, 'content') }],
+        structuredContent: { text: stream(c, 'structured'), lines: 'two' },
+      }),
+      closed,
+    );
+    const wire = await Wire.open(s, '2025-11-25');
+    const result = await wire.result<CallResult>('tools/call', { name: 'read' });
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /lines: must be number/);
+    assert.doesNotMatch(result.content[0]!.text, /text: must be string/);
+    assert.deepEqual(closed.sort(), ['content', 'structured']);
+    await wire.close();
+  });
+
+  it('refuses a streamed structuredContent with no content, saying what to give, and closes its source', async () => {
+    const closed: string[] = [];
+    const s = streamedServer(
+      (c) => ({ structuredContent: { text: stream(c, 'structured'), lines: 2 } }),
+      closed,
+    );
+    const wire = await Wire.open(s, '2025-11-25');
+    const result = await wire.result<CallResult>('tools/call', { name: 'read' });
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /streamed value in structuredContent and no content/);
+    assert.deepEqual(closed, ['structured']);
     await wire.close();
   });
 });

@@ -6,6 +6,7 @@
 // connection reads it into a string first.
 
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +26,8 @@ function awkwardText(size: number): Buffer {
 before(async () => {
   root = await makeTempDir('mcpwire-fs-streamed-');
   files['awkward.txt'] = awkwardText(3 * MiB);
+  // read_text_file answers a text twice (text and structured content): this one fits twice in 8 MiB.
+  files['awkward-small.txt'] = awkwardText(1.5 * MiB);
   // A 3-byte character across the first chunk's end (1 MiB) of the UTF-8 check.
   files['boundary.txt'] = Buffer.concat([
     Buffer.alloc(MiB - 1, 0x61),
@@ -46,6 +49,9 @@ before(async () => {
 after(async () => {
   await removeDir(root);
 });
+
+/** Files this process has open (Linux). */
+const openFiles = () => readdirSync('/proc/self/fd').length;
 
 const uriOf = (name: string) => pathToFileURL(path.join(root, name)).href;
 
@@ -115,6 +121,59 @@ for (const transport of ['stream', 'memory'] as const) {
       );
       assert.equal(text!.text, files['awkward.txt']!.toString('utf8'));
       assert.equal(binary!.blob, files['binary.bin']!.toString('base64'));
+    });
+
+    it('read_text_file answers the exact text of a large file, as text and as structured content', async () => {
+      for (const name of ['awkward-small.txt', 'boundary.txt']) {
+        const expected = files[name]!.toString('utf8');
+        session.serverWrites.largest = 0;
+        const result = await session.callTool('read_text_file', { path: path.join(root, name) });
+        assert.equal(result.isError, undefined, name);
+        assert.deepEqual(result.content, [{ type: 'text', text: expected }], name);
+        assert.deepEqual(result.structuredContent, { content: expected }, name);
+        if (transport === 'stream' && name === 'awkward-small.txt') {
+          // Written as it was read, a chunk (1 MiB, escaped) at a time: never the whole frame at once.
+          const frame = Buffer.byteLength(JSON.stringify(result));
+          assert.ok(
+            session.serverWrites.largest < frame / 2,
+            `${name}: a write of ${session.serverWrites.largest} bytes, of a ${frame}-byte answer`,
+          );
+        }
+      }
+    });
+
+    it('read_text_file decodes a large file that is not UTF-8 as a whole read does', async () => {
+      const result = await session.callTool('read_text_file', { path: path.join(root, 'latin1.txt') });
+      const expected = files['latin1.txt']!.toString('utf8');
+      assert.ok(expected.includes('\uFFFD'));
+      assert.deepEqual(result.structuredContent, { content: expected });
+    });
+
+    it('read_text_file refuses a large file whose two escaped copies exceed the limit, before a byte is sent', async () => {
+      const text = files['awkward.txt']!.toString('utf8');
+      const escaped = Buffer.byteLength(JSON.stringify(text)) - 2;
+      const result = await session.callTool('read_text_file', { path: path.join(root, 'awkward.txt') });
+      assert.equal(result.isError, true);
+      assert.match(
+        String(result.content[0]!.text),
+        new RegExp(
+          `its text takes ${2 * escaped} bytes in the answer \\(2 copies, as text and as structured content`,
+        ),
+      );
+      // head and tail read the file whole and answer the lines asked for.
+      const head = await session.callTool('read_text_file', {
+        path: path.join(root, 'awkward.txt'),
+        head: 1,
+      });
+      assert.deepEqual(head.structuredContent, { content: text.slice(0, text.indexOf('\n')) });
+    });
+
+    it('read_text_file closes the file once both copies are written', async () => {
+      const before = openFiles();
+      await session.callTool('read_text_file', { path: path.join(root, 'awkward-small.txt') });
+      // The last source closes the file after its last chunk: a few round trips later it is closed.
+      for (let i = 0; i < 50 && openFiles() !== before; i++) await session.client.request('ping');
+      assert.equal(openFiles(), before);
     });
   });
 }

@@ -57,11 +57,27 @@ export interface SessionOptions extends FsServerOptions {
   transport?: 'memory' | 'stream';
 }
 
+/** What the server wrote to its byte stream: the largest single write (a frame, or a piece of one). */
+export interface ServerWrites {
+  largest: number;
+}
+
 /** Two StreamTransports joined by byte streams, as a client and a server on stdio are. */
-function streamPair(): [StreamTransport, StreamTransport] {
+function streamPair(writes: ServerWrites): [StreamTransport, StreamTransport] {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
-  return [new StreamTransport(toClient, toServer), new StreamTransport(toServer, toClient)];
+  const write = toClient.write.bind(toClient) as (data: string | Uint8Array, callback: () => void) => boolean;
+  const serverOutput = {
+    write(data: string | Uint8Array, callback: () => void) {
+      writes.largest = Math.max(
+        writes.largest,
+        typeof data === 'string' ? Buffer.byteLength(data) : data.length,
+      );
+      return write(data, callback);
+    },
+    once: (event: 'drain', listener: () => void) => toClient.once(event, listener),
+  };
+  return [new StreamTransport(toClient, toServer), new StreamTransport(toServer, serverOutput)];
 }
 
 /** One client session with an fs server in this process, over an in-memory transport pair. */
@@ -73,11 +89,15 @@ export class FsSession {
     readonly client: Connection,
     readonly server: McpServer,
     readonly initializeResult: Record<string, unknown>,
+    /** Over byte streams: what the server wrote (resettable). */
+    readonly serverWrites: ServerWrites,
   ) {}
 
   static async start(options: SessionOptions = {}): Promise<FsSession> {
     const server = await createFsServer(options);
-    const [clientSide, serverSide] = options.transport === 'stream' ? streamPair() : createInMemoryPair();
+    const writes: ServerWrites = { largest: 0 };
+    const [clientSide, serverSide] =
+      options.transport === 'stream' ? streamPair(writes) : createInMemoryPair();
     server.connect(serverSide);
     const client = new Connection(clientSide, { timeout: 20_000 });
     if (options.listRoots) client.onRequest('roots/list', () => options.listRoots!());
@@ -95,7 +115,7 @@ export class FsSession {
       clientInfo: { name: 'fs-test', version: '1.0.0' },
     });
     client.notify('notifications/initialized');
-    session = new FsSession(client, server, result);
+    session = new FsSession(client, server, result, writes);
     for (const notice of early) session.receive(notice);
     return session;
   }

@@ -2,13 +2,17 @@
 // prompts work: read_text_file, read_media_file, read_multiple_files, get_file_info,
 // list_allowed_directories.
 
+import type { FileHandle } from 'node:fs/promises';
 import { stat } from 'node:fs/promises';
 import { escapedBytes } from '../../jsonrpc/json-size.js';
+import { type ByteSource, StreamedString } from '../../jsonrpc/streamed.js';
 import type { McpServer } from '../../server/server.js';
-import { checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
+import { fileSources } from '../../server/streamed-file.js';
+import { checkEscapedFits, checkFits, checkTextFits, type FsOptions, fsContext } from './context.js';
 import { mimeTypeOf } from './mime.js';
 import { fileUri, fsPath } from './names.js';
-import { readRegularFile } from './open-file.js';
+import { openRegularFile, readRegularFile } from './open-file.js';
+import { STREAM_FROM, scanText } from './scan-text.js';
 
 const pathProperty = {
   type: 'string',
@@ -44,13 +48,26 @@ export function registerReadTools(server: McpServer, options: FsOptions): void {
       const { path: requested, head, tail } = args as { path: string; head?: number; tail?: number };
       if (head !== undefined && tail !== undefined) throw new Error('give "head" or "tail", not both');
       const filePath = await roots.resolve(requested);
-      let content = (
-        await readRegularFile(roots, fsPath(filePath), {
-          shown: requested,
-          directory: () => new Error(`${requested} is a directory; list it with list_directory`),
-          size: (size) => checkFits(requested, size, size, options.maxMessageSize),
-        })
-      ).toString('utf8');
+      const { handle, size } = await openRegularFile(roots, fsPath(filePath), {
+        shown: requested,
+        directory: () => new Error(`${requested} is a directory; list it with list_directory`),
+        size: (size) => checkFits(requested, size, size, options.maxMessageSize),
+      });
+      if (head === undefined && tail === undefined && size >= STREAM_FROM) {
+        const streamed = await streamedTextTwice(requested, handle, size, options.maxMessageSize);
+        if (streamed) {
+          return {
+            content: [{ type: 'text', text: streamed[0] }],
+            structuredContent: { content: streamed[1] },
+          };
+        }
+      }
+      let content: string;
+      try {
+        content = (await handle.readFile()).toString('utf8');
+      } finally {
+        await handle.close();
+      }
       if (head !== undefined) content = firstLines(content, head);
       if (tail !== undefined) content = lastLines(content, tail);
       // The size check before reading counted bytes; the answer carries the text twice, escaped.
@@ -252,4 +269,29 @@ function lastLines(text: string, count: number): string {
     if (index === -1) return body;
   }
   return body.slice(index + 1);
+}
+
+/**
+ * A large UTF-8 file's text as the two streamed values read_text_file answers with (its text and its
+ * structured content), written as the file is read (issue 21): the same answer as a whole read, refused
+ * by the same limit, escapes counted, before a byte is sent. Undefined for a file that is not UTF-8, which
+ * a whole read decodes with replacement characters; the handle is then the caller's still.
+ */
+async function streamedTextTwice(
+  shown: string,
+  handle: FileHandle,
+  size: number,
+  maxMessageSize: number,
+): Promise<[StreamedString, StreamedString] | undefined> {
+  try {
+    // JSON escapes make a byte at most 6 (\u0000), and the text goes twice: only then are they counted.
+    const scan = await scanText(handle, size, 2 * size * 6 + 4096 > maxMessageSize);
+    if (!scan.utf8) return undefined;
+    if (scan.escapedBytes !== undefined) checkEscapedFits(shown, 2 * scan.escapedBytes, 2, maxMessageSize);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const [text, structured] = fileSources(handle, size, 2) as [ByteSource, ByteSource];
+  return [new StreamedString(text, 'text', size), new StreamedString(structured, 'text', size)];
 }
