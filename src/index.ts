@@ -150,7 +150,7 @@ export type {
 } from './server/resources.js';
 export { McpServer, type McpServerOptions, type Registration } from './server/server.js';
 export type { ServeStdioOptions } from './server/stdio-process.js';
-export { fileSource, streamedFile } from './server/streamed-file.js';
+export { fileSource, fileSources, streamedFile } from './server/streamed-file.js';
 export type {
   StreamedTextContent,
   ToolArguments,

@@ -238,6 +238,30 @@ export function streamedAsEmpty(value: unknown): unknown {
   return copy;
 }
 
+/**
+ * Where the StreamedStrings of a value are, as the dotted paths schema checks name them ("files.0.text"),
+ * and whether one of them is there twice (it could be written only once).
+ */
+export function streamedPlaces(value: unknown): { paths: string[]; repeated: boolean } {
+  const paths: string[] = [];
+  const seen = new Set<StreamedString>();
+  let repeated = false;
+  const visit = (item: unknown, path: string): void => {
+    if (item instanceof StreamedString) {
+      paths.push(path);
+      if (seen.has(item)) repeated = true;
+      seen.add(item);
+      return;
+    }
+    if (typeof item !== 'object' || item === null) return;
+    for (const key in item as Record<string, unknown>) {
+      visit((item as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+    }
+  };
+  visit(value, '');
+  return { paths, repeated };
+}
+
 /** Replaces every StreamedString in a message by its string (for a transport that cannot splice). */
 export async function materializeStreamed(value: unknown): Promise<void> {
   const pending: Promise<void>[] = [];

@@ -8,6 +8,7 @@ import {
   type StreamedString,
   streamedAsEmpty,
   streamedPending,
+  streamedPlaces,
 } from '../jsonrpc/streamed.js';
 import type { AppToolLink } from '../protocol/apps.js';
 import type { RequestContext } from '../protocol/context.js';
@@ -56,7 +57,8 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
 /**
  * A text block whose `text` is a StreamedString (streamedFile): written into the answer as it is read
  * (jsonrpc/streamed.ts). In structuredContent a StreamedString goes where a string goes; the outputSchema
- * checks its type, not its text, which is not read before it is written.
+ * checks the rest of the result, not its text, which is not read before it is written. Each value is
+ * written once, in one place.
  */
 export type StreamedTextContent = Omit<TextContent, 'text'> & { text: StreamedString };
 
@@ -193,40 +195,67 @@ function finishOutput(
   registered: RegisteredTool,
   output: ToolOutput,
 ): CallToolResult | Promise<CallToolResult> {
+  const name = registered.tool.name;
   // Streamed text stays as it is: the transport writes it (or the connection reads it) when answering.
   const result = { ...output, content: output.content ?? [] } as CallToolResult;
-  // A streamed value (jsonrpc/streamed.ts) is read once, as it is written: only its type can be checked.
-  const streamed = streamedPending() && hasStreamed(output.structuredContent);
-  if (output.structuredContent !== undefined && output.content === undefined) {
-    if (streamed) {
-      releaseStreamed(output.structuredContent);
-      return errorResult(
-        `tool "${registered.tool.name}" returned a streamed value in structuredContent and no content: a streamed value is written once, so give the text in content as a streamed value of its own`,
-      );
+  // Where streamed values (jsonrpc/streamed.ts) sit in structuredContent: each is read once, as it is
+  // written, so its text is never checked against the outputSchema (the rest of the result is).
+  let streamedAt: string[] = [];
+  if (streamedPending()) {
+    const refusal = streamedRefusal(name, output);
+    if (refusal) {
+      releaseStreamed(output);
+      return errorResult(refusal);
     }
+    streamedAt = streamedPlaces(output.structuredContent).paths;
+  }
+  if (output.structuredContent !== undefined && output.content === undefined) {
     // Clients of older revisions only read content: give them the structured result as text as well.
     result.content = [{ type: 'text', text: JSON.stringify(output.structuredContent) }];
   }
-  if (registered.output && !output.isError) {
-    if (output.structuredContent === undefined) {
-      if (streamedPending()) releaseStreamed(result);
-      return errorResult(
-        `tool "${registered.tool.name}" declares an outputSchema but returned no structuredContent`,
-      );
-    }
-    const checked = registered.output.validate(
-      streamed ? streamedAsEmpty(output.structuredContent) : output.structuredContent,
-    );
-    const verdict = (check: ValidationResult): CallToolResult => {
-      if (check.ok) return result;
-      if (streamedPending()) releaseStreamed(result);
-      return errorResult(
-        `tool "${registered.tool.name}" returned structuredContent that does not match its outputSchema: ${check.issues.join('; ')}`,
-      );
-    };
-    return checked instanceof Promise ? checked.then(verdict) : verdict(checked);
+  if (!registered.output || output.isError) return result;
+  const refuse = (message: string): CallToolResult => {
+    if (streamedPending()) releaseStreamed(result);
+    return errorResult(message);
+  };
+  if (output.structuredContent === undefined) {
+    return refuse(`tool "${name}" declares an outputSchema but returned no structuredContent`);
   }
-  return result;
+  const verdict = (check: ValidationResult): CallToolResult => {
+    const issues = check.ok
+      ? []
+      : check.issues.filter((issue) => !streamedAt.some((path) => issue.startsWith(`${path}: `)));
+    if (issues.length === 0) return result;
+    return refuse(
+      `tool "${name}" returned structuredContent that does not match its outputSchema: ${issues.join('; ')}`,
+    );
+  };
+  const failed = (error: unknown): never => {
+    if (streamedPending()) releaseStreamed(result);
+    throw error;
+  };
+  let checked: ValidationResult | Promise<ValidationResult>;
+  try {
+    checked = registered.output.validate(
+      streamedAt.length > 0 ? streamedAsEmpty(output.structuredContent) : output.structuredContent,
+    );
+  } catch (error) {
+    return failed(error);
+  }
+  return checked instanceof Promise ? checked.then(verdict, failed) : verdict(checked);
+}
+
+/** Why a result's streamed values cannot be written, if they cannot: each is written once, in one place. */
+function streamedRefusal(name: string, output: ToolOutput): string | undefined {
+  const inStructured = streamedPlaces(output.structuredContent);
+  if (inStructured.paths.length > 0 && output.content === undefined) {
+    return `tool "${name}" returned a streamed value in structuredContent and no content: a streamed value is written once, so give the text in content as a streamed value of its own`;
+  }
+  if (inStructured.paths.length === 0 && !hasStreamed(output.content)) return undefined;
+  if (streamedPlaces([output.content, output.structuredContent]).repeated) {
+    return `tool "${name}" returned one streamed value in two places: a streamed value is written once, so give each place a value of its own (fileSources reads one open file several times)`;
+  }
+  return undefined;
 }
 
 export function errorResult(message: string): CallToolResult {

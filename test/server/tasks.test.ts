@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { McpwireError } from '../../src/jsonrpc/local-errors.js';
+import { StreamedString } from '../../src/jsonrpc/streamed.js';
 import { TaskManager } from '../../src/protocol/tasks/manager.js';
 import type { Task } from '../../src/protocol/tasks/task.js';
 import { McpServer } from '../../src/server/server.js';
@@ -169,6 +170,46 @@ describe('tasks extension', () => {
     const task = await client.getTask(created.taskId as string);
     assert.equal(task.status, 'failed');
     assert.deepEqual(task.error, { code: -32050, message: 'the backend said no', data: { backend: 'x' } });
+  });
+
+  it("reads a streamed value (a file) into the task's result, which is stored, and closes its source", async () => {
+    const { server } = taskServer();
+    let closed = 0;
+    let sent = false;
+    const source = {
+      async read() {
+        if (sent) return null;
+        sent = true;
+        return Buffer.from('a file, streamed');
+      },
+      close() {
+        closed++;
+      },
+    };
+    server.tool({ name: 'file', task: 'optional' }, () => ({
+      content: [{ type: 'text', text: new StreamedString(source, 'text', 16) }],
+    }));
+    const client = await connect(server);
+    const created = await startTask(client, 'file');
+    const result = await client.waitForTask(created.taskId as string);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'a file, streamed' }]);
+    assert.equal(closed, 1);
+  });
+
+  // Before, the task stayed "working" in its store for good, and waitForTask polled it forever.
+  it('fails a task whose result cannot be stored, saying why, instead of leaving it working', {
+    timeout: 10_000,
+  }, async () => {
+    const { server } = taskServer();
+    server.tool({ name: 'unstorable', task: 'optional' }, () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      _meta: { callback: () => 'a function is no JSON' },
+    }));
+    const client = await connect(server);
+    const created = await startTask(client, 'unstorable');
+    await assert.rejects(client.waitForTask(created.taskId as string), /could not be cloned/);
+    const task = await client.getTask(created.taskId as string);
+    assert.equal(task.status, 'failed');
   });
 
   it('cancels a task with tasks/cancel: acknowledged, shown as cancelled, its work aborted', async () => {

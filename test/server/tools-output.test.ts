@@ -179,6 +179,49 @@ describe('streamed tool output (a StreamedString in content and structuredConten
     await wire.close();
   });
 
+  it("[tools.output-schema] does not hold a streamed value's text to the string keywords of its schema (it is not read before it is written)", async () => {
+    const closed: string[] = [];
+    const s = new McpServer({ name: 'streamed', version: '1.0.0' });
+    s.tool(
+      {
+        name: 'read',
+        outputSchema: {
+          type: 'object',
+          properties: {
+            text: { type: 'string', minLength: 1, pattern: '^a', format: 'uri' },
+            lines: { type: 'number', minimum: 1 },
+          },
+          required: ['text', 'lines'],
+        },
+      },
+      () => ({
+        content: [{ type: 'text', text: stream(closed, 'content') }],
+        structuredContent: { text: stream(closed, 'structured'), lines: 2 },
+      }),
+    );
+    const wire = await Wire.open(s, '2025-11-25');
+    const result = await wire.result<CallResult>('tools/call', { name: 'read' });
+    assert.deepEqual(result, {
+      content: [{ type: 'text', text: TEXT }],
+      structuredContent: { text: TEXT, lines: 2 },
+    });
+    await wire.close();
+  });
+
+  it('refuses one streamed value given in two places (it can be written once), closing its source', async () => {
+    const closed: string[] = [];
+    const s = streamedServer((c) => {
+      const once = stream(c, 'both');
+      return { content: [{ type: 'text', text: once }], structuredContent: { text: once, lines: 2 } };
+    }, closed);
+    const wire = await Wire.open(s, '2025-11-25');
+    const result = await wire.result<CallResult>('tools/call', { name: 'read' });
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /one streamed value in two places/);
+    assert.deepEqual(closed, ['both']);
+    await wire.close();
+  });
+
   it('refuses a streamed structuredContent with no content, saying what to give, and closes its source', async () => {
     const closed: string[] = [];
     const s = streamedServer(

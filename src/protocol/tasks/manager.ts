@@ -7,6 +7,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { JsonRpcId } from '../../jsonrpc/messages.js';
+import { materializeStreamed, streamedPending } from '../../jsonrpc/streamed.js';
 import type { AuthInfo } from '../../jsonrpc/transport.js';
 import { nodeCrypto } from '../../transport/platform/builtins.js';
 import type { RequestContext } from '../context.js';
@@ -187,6 +188,8 @@ export class TaskManager {
     });
     try {
       const result = await work(context);
+      // A task's result is stored and fetched later: a streamed value (a file) is read into it first.
+      if (streamedPending()) await materializeStreamed(result);
       this.finish(live, { status: 'completed', result });
     } catch (error) {
       this.finish(live, { status: 'failed', error: errorObject(error) });
@@ -210,9 +213,14 @@ export class TaskManager {
   /** Changes a running task's record and stores it; nothing changes a task that has ended. */
   private change(live: LiveTask, mutate: (record: TaskRecord) => void): void {
     if (TERMINAL_STATUSES.has(live.record.status)) return;
-    mutate(live.record);
-    live.record.lastUpdatedAt = new Date().toISOString();
-    const snapshot = structuredClone(live.record);
+    // A copy is changed and cloned for the store before it becomes the record: a result the store cannot
+    // keep (a function, a handle) throws here with the record as it was, so the task fails with that
+    // reason, instead of ending in memory while the store shows it working for good.
+    const next = { ...live.record };
+    mutate(next);
+    next.lastUpdatedAt = new Date().toISOString();
+    const snapshot = structuredClone(next);
+    live.record = next;
     live.writes = live.writes.then(() => this.store.put(snapshot)).catch(() => {});
   }
 
