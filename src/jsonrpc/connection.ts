@@ -166,6 +166,8 @@ class IncomingRequest implements RequestContext, AbortHook {
   /** Set when the peer cancelled it: its response is then never sent. */
   cancelled = false;
   answered = false;
+  /** The batch it came in, whose one answer carries its response. */
+  batch: BatchCollector | undefined = undefined;
 
   constructor(
     readonly id: JsonRpcId,
@@ -603,34 +605,24 @@ export class Connection {
     );
     if (this.incoming === NO_INCOMING) this.incoming = new Map();
     this.incoming.set(id, state);
-    batch?.expect();
-    const finish = (response: JsonRpcResponse) => {
-      state.answered = true;
-      if (this.incoming.get(id) === state) this.incoming.delete(id);
-      const silent = state.cancelled || this.closeReason !== undefined;
-      if (silent && streamedPending()) releaseStreamed(response);
-      if (batch) batch.settle(silent ? undefined : response);
-      else if (!silent) this.sendAnswer(response);
-      if (state.cancelled && this.closeReason === undefined) this.transport.unanswered?.(id);
-      if (this.incoming.size === 0) {
-        this.incoming = NO_INCOMING;
-        this.notifyIdle();
-      }
-    };
+    if (batch) {
+      state.batch = batch;
+      batch.expect();
+    }
     let result: unknown;
     try {
       result = handler(message.params, state);
     } catch (error) {
-      finish(this.errorFromHandler(method, id, error));
+      this.finish(state, this.errorFromHandler(method, id, error));
       return;
     }
     if (isPromiseLike(result)) {
       result.then(
-        (value) => this.succeed(method, id, value, finish),
-        (error) => finish(this.errorFromHandler(method, id, error)),
+        (value) => this.succeed(state, value),
+        (error) => this.finish(state, this.errorFromHandler(method, id, error)),
       );
     } else {
-      this.succeed(method, id, result, finish);
+      this.succeed(state, result);
     }
   }
 
@@ -638,20 +630,34 @@ export class Connection {
    * Answers with a handler's result. Streamed values in it (jsonrpc/streamed.ts) are read into strings
    * first when the transport cannot write them as they are read; while none exists, one check.
    */
-  private succeed(
-    method: string,
-    id: JsonRpcId,
-    value: unknown,
-    finish: (response: JsonRpcResponse) => void,
-  ): void {
+  private succeed(state: IncomingRequest, value: unknown): void {
     if (!streamedPending() || this.transport.splicing) {
-      finish(successResponse(id, value));
+      this.finish(state, successResponse(state.id, value));
       return;
     }
     materializeStreamed(value).then(
-      () => finish(successResponse(id, value)),
-      (error) => finish(this.errorFromHandler(method, id, error)),
+      () => this.finish(state, successResponse(state.id, value)),
+      (error) => this.finish(state, this.errorFromHandler(state.method, state.id, error)),
     );
+  }
+
+  /**
+   * A request's end: its answer goes out (or into its batch) unless it was cancelled or the connection
+   * closed. A method, not a closure per request: the hot path of a call allocates what it must only.
+   */
+  private finish(state: IncomingRequest, response: JsonRpcResponse): void {
+    const id = state.id;
+    state.answered = true;
+    if (this.incoming.get(id) === state) this.incoming.delete(id);
+    const silent = state.cancelled || this.closeReason !== undefined;
+    if (silent && streamedPending()) releaseStreamed(response);
+    if (state.batch) state.batch.settle(silent ? undefined : response);
+    else if (!silent) this.sendAnswer(response);
+    if (state.cancelled && this.closeReason === undefined) this.transport.unanswered?.(id);
+    if (this.incoming.size === 0) {
+      this.incoming = NO_INCOMING;
+      this.notifyIdle();
+    }
   }
 
   private errorFromHandler(method: string, id: JsonRpcId, error: unknown): JsonRpcErrorResponse {

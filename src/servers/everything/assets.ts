@@ -3,7 +3,15 @@
 export const RED_PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
-function silentWav(): string {
+let wav: string | undefined;
+
+/** Made on first use, not at start-up: Buffer's writers cost a cold process about a millisecond. */
+export function silentWav(): string {
+  wav ??= makeSilentWav();
+  return wav;
+}
+
+function makeSilentWav(): string {
   const sampleRate = 8000;
   const samples = 80;
   const data = samples * 2;
@@ -23,8 +31,6 @@ function silentWav(): string {
   wav.writeUInt32LE(data, 40);
   return wav.toString('base64');
 }
-
-export const SILENT_WAV = silentWav();
 
 export const delay = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
 
 import type { ElicitResult } from '../../protocol/types.js';
 import type { McpServer } from '../../server/server.js';
-import { delay, RED_PIXEL_PNG, SILENT_WAV } from './assets.js';
+import { delay, RED_PIXEL_PNG, silentWav } from './assets.js';
 
 const LOGGER = 'conformance-test-server';
 
@@ -28,7 +28,7 @@ export function registerConformanceTools(server: McpServer): void {
       title: 'Audio content',
       description: 'Returns 10 ms of silence as a WAV file.',
     },
-    () => ({ content: [{ type: 'audio', data: SILENT_WAV, mimeType: 'audio/wav' }] }),
+    () => ({ content: [{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }] }),
   );
 
   server.tool(
