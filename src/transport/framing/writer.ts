@@ -11,6 +11,11 @@
 // waiting for the stream to drain; frames sent meanwhile are held and follow it, in order. With
 // Content-Length framing the length must come first, so the values are read whole and the frame is
 // written like any other.
+//
+// A big frame (a megabyte or more of JSON) is queued as its JSON and its newline, and written as the
+// JSON's UTF-8 bytes, not as one string: `${json}\n` would be a rope that the write flattens into a
+// second copy, and a string write encodes through a buffer of its own besides. For a 100 MiB answer that
+// is 100 MiB of peak memory less (measured: 664 → 548 MiB in a process that writes one to a pipe).
 
 import { type SplicedJson, writeSplicedParts } from '../../jsonrpc/streamed.js';
 import type { Framing } from './decoder.js';
@@ -48,7 +53,14 @@ export class FrameWriter {
 
   write(json: string): void {
     if (this.failed) return;
-    const frame = encodeFrame(json, this.framing());
+    const framing = this.framing();
+    if (json.length >= FLUSH_THRESHOLD && framing === 'newline' && !this.splicing) {
+      this.queue.push(json, '\n');
+      this.queuedChars += json.length + 1;
+      if (!this.waitingForDrain) this.flushNow();
+      return;
+    }
+    const frame = encodeFrame(json, framing);
     if (this.splicing) {
       this.held.push(frame);
       return;
@@ -198,17 +210,22 @@ export class FrameWriter {
       this.releaseWaiters();
       return;
     }
-    const data = this.queue.length === 1 ? this.queue[0]! : this.queue.join('');
+    const big = this.queuedChars >= FLUSH_THRESHOLD;
+    const parts = big
+      ? writeParts(this.queue)
+      : [this.queue.length === 1 ? this.queue[0]! : this.queue.join('')];
     this.queue = [];
     this.queuedChars = 0;
-    this.writesInProgress++;
-    let ok: boolean;
-    try {
-      ok = this.stream.write(data, this.onWritten);
-    } catch (error) {
-      this.writesInProgress--;
-      this.fail(error instanceof Error ? error : new Error(String(error)));
-      return;
+    let ok = true;
+    for (const data of parts) {
+      this.writesInProgress++;
+      try {
+        ok = this.stream.write(data, this.onWritten);
+      } catch (error) {
+        this.writesInProgress--;
+        this.fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
     }
     if (!ok) {
       this.waitingForDrain = true;
@@ -239,4 +256,21 @@ export class FrameWriter {
     if (this.flushWaiters.length === 0 || !(this.idle() || this.failed)) return;
     for (const resolve of this.flushWaiters.splice(0)) resolve();
   }
+}
+
+/** What a big flush writes: each big frame's JSON as its bytes, the small frames around it joined. */
+function writeParts(queue: string[]): Array<string | Uint8Array> {
+  const parts: Array<string | Uint8Array> = [];
+  let run: string[] = [];
+  for (const item of queue) {
+    if (item.length < FLUSH_THRESHOLD) {
+      run.push(item);
+      continue;
+    }
+    if (run.length > 0) parts.push(run.join(''));
+    run = [];
+    parts.push(Buffer.from(item, 'utf8'));
+  }
+  if (run.length > 0) parts.push(run.join(''));
+  return parts;
 }
