@@ -94,6 +94,16 @@ describe('POST on an SSE server (the default)', { timeout: 10_000 }, () => {
     assert.equal(textOf(body), 'json please');
   });
 
+  it('answers with an SSE event of more than 1 MiB (written as bytes) whole', async () => {
+    const text = `${'é'.repeat(600_000)}${'😀'.repeat(250_000)}`;
+    const response = await post(t.listener.url, echo(13, text), session.headers);
+    const messages = (await readAllEvents(response)).filter((e) => e.data !== '');
+    assert.equal(messages.length, 1);
+    const message = JSON.parse(messages[0]!.data) as Record<string, unknown>;
+    assert.equal(message.id, 13);
+    assert.equal(textOf(message), text);
+  });
+
   it('refuses with 406 a POST that accepts neither JSON nor SSE', async () => {
     const response = await post(t.listener.url, echo(5, 'x'), { ...session.headers, Accept: 'text/html' });
     await expectJsonRpcError(response, 406, -32600, /Not Acceptable/);
@@ -163,6 +173,17 @@ describe('POST on a server configured with jsonResponse', { timeout: 10_000 }, (
     const body = (await response.json()) as Record<string, unknown>;
     assert.equal(body.id, 2);
     assert.equal(textOf(body), 'as json');
+  });
+
+  it('answers with a body of more than 1 MiB (written as bytes) whole, its Content-Length in bytes', async () => {
+    // 1.2 million UTF-16 units, 2.1 MB of UTF-8: a length counted in units would cut the body short.
+    const text = `${'é'.repeat(600_000)}${'€'.repeat(300_000)}${'😀'.repeat(150_000)}`;
+    const response = await post(t.listener.url, echo(12, text), session.headers);
+    const raw = Buffer.from(await response.arrayBuffer());
+    assert.equal(Number(response.headers.get('content-length')), raw.length);
+    const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    assert.equal(body.id, 12);
+    assert.equal(textOf(body), text);
   });
 
   it('answers each request of a refused batch (bug: the body was sent after the first response)', async () => {
