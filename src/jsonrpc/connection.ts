@@ -617,7 +617,9 @@ export class Connection {
       return;
     }
     if (isPromiseLike(result)) {
-      result.then(
+      // A thenable that is not a promise is adopted by one, which settles once and turns a then() that
+      // throws into a rejection; a native promise is taken as it is (Promise.resolve returns it).
+      Promise.resolve(result).then(
         (value) => this.succeed(state, value),
         (error) => this.finish(state, this.errorFromHandler(method, id, error)),
       );

@@ -92,7 +92,9 @@ export function defineTool<S extends SchemaInput>(
   definition: ToolDefinition<S>,
   handler: ToolHandler<S>,
 ): RegisteredTool {
-  if (!definition.name) throw new TypeError('a tool needs a non-empty name');
+  if (typeof definition.name !== 'string' || definition.name === '') {
+    throw new TypeError(`a tool needs a non-empty string for its name, not ${describeName(definition.name)}`);
+  }
   const input = prepareSchema(definition.inputSchema ?? NO_ARGUMENTS, 'input', `tool "${definition.name}"`);
   if (input.jsonSchema.type !== 'object') {
     throw new TypeError(`tool "${definition.name}": inputSchema must describe an object ("type": "object")`);
@@ -260,4 +262,11 @@ function streamedRefusal(name: string, output: ToolOutput): string | undefined {
 
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** What a tool was given as its name, in a registration error (JSON may throw on a BigInt). */
+function describeName(name: unknown): string {
+  if (typeof name === 'string') return 'an empty string';
+  if (typeof name === 'bigint') return `${name}n`;
+  return name === undefined ? 'nothing' : (JSON.stringify(name) ?? String(name));
 }

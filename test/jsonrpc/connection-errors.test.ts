@@ -298,6 +298,38 @@ describe('connection errors: -32603 internal error', () => {
     assert.equal(response.error?.code, ErrorCode.InternalError);
   });
 
+  // Found in review: a thenable's then() was called by the connection itself, so one that threw left the
+  // request in flight for good (and a batch unanswered), and one that called back twice was answered twice.
+  it('answers -32603 for a thenable whose then() throws, and does not stay in flight', async () => {
+    const { connection, peer } = connect();
+    connection.onRequest('thenThrows', () => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is what is tested
+      then() {
+        throw new Error('then exploded');
+      },
+    }));
+    assert.doesNotThrow(() => peer.deliver({ jsonrpc: '2.0', id: 1, method: 'thenThrows' }));
+    const response = await peer.responseTo(1);
+    assert.equal(response.error?.code, ErrorCode.InternalError);
+    assert.match(response.error?.message ?? '', /then exploded/);
+    assert.equal(connection.requestsInFlight, 0);
+  });
+
+  it('answers a thenable that calls back more than once with its first outcome, once', async () => {
+    const { connection, peer } = connect();
+    connection.onRequest('twice', () => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is what is tested
+      then(resolve: (value: unknown) => void, reject: (error: unknown) => void) {
+        resolve(1);
+        reject(new Error('too late'));
+        resolve(2);
+      },
+    }));
+    assert.deepEqual(await peer.call(1, 'twice'), { jsonrpc: '2.0', id: 1, result: 1 });
+    await connection.whenIdle();
+    assert.equal(peer.sent.filter((m) => (m as { id?: unknown }).id === 1).length, 1);
+  });
+
   it('answers -32603 for a thrown value that has no string form, and does not stay in flight', async () => {
     const { connection, peer } = connect();
     connection.onRequest('weird', () => {

@@ -32,4 +32,24 @@ describe('tool names', () => {
     new McpServer({ name: 't', version: '1' }).tool({ name: 'bad name', inputSchema: schema }, ok);
     assert.equal(emitted.length, 1);
   });
+
+  // Found in review: the regex fast path turned a name that is not a string into text, so { name: 42 }
+  // registered silently (before it, the advice's own code threw by accident: name.replace is not a function).
+  it('refuses a name that is not a string, saying what it was', () => {
+    const server = new McpServer({ name: 't', version: '1', onWarning: () => {} });
+    for (const [name, shown] of [
+      [42, '42'],
+      [['ab'], '["ab"]'],
+      [10n, '10n'],
+      [undefined, 'nothing'],
+      ['', 'an empty string'],
+    ] as const) {
+      assert.throws(
+        () => server.tool({ name: name as unknown as string, inputSchema: schema }, ok),
+        (error: unknown) =>
+          error instanceof TypeError &&
+          error.message === `a tool needs a non-empty string for its name, not ${shown}`,
+      );
+    }
+  });
 });
