@@ -239,26 +239,30 @@ export function streamedAsEmpty(value: unknown): unknown {
 }
 
 /**
- * Where the StreamedStrings of a value are, as the dotted paths schema checks name them ("files.0.text"),
- * and whether one of them is there twice (it could be written only once).
+ * Where the StreamedStrings of `value` are, as the dotted paths schema checks name them ("files.0.text"),
+ * and whether one of them is there twice, or also in `beside` (a value can be written only once). One walk
+ * of each.
  */
-export function streamedPlaces(value: unknown): { paths: string[]; repeated: boolean } {
+export function streamedPlaces(value: unknown, beside?: unknown): { paths: string[]; repeated: boolean } {
   const paths: string[] = [];
   const seen = new Set<StreamedString>();
   let repeated = false;
-  const visit = (item: unknown, path: string): void => {
+  /** `path` is undefined beside the value: there only repeats are looked for. */
+  const visit = (item: unknown, path: string | undefined): void => {
     if (item instanceof StreamedString) {
-      paths.push(path);
+      if (path !== undefined) paths.push(path);
       if (seen.has(item)) repeated = true;
       seen.add(item);
       return;
     }
     if (typeof item !== 'object' || item === null) return;
     for (const key in item as Record<string, unknown>) {
-      visit((item as Record<string, unknown>)[key], path === '' ? key : `${path}.${key}`);
+      const inner = path === undefined ? undefined : path === '' ? key : `${path}.${key}`;
+      visit((item as Record<string, unknown>)[key], inner);
     }
   };
   visit(value, '');
+  visit(beside, undefined);
   return { paths, repeated };
 }
 

@@ -602,12 +602,13 @@ function withCursor<T extends Record<string, unknown>>(result: T, nextCursor: st
   return nextCursor === undefined ? result : { ...result, nextCursor };
 }
 
+/** A name that follows the advice throughout: most do, and then nothing more is looked at. */
+const GOOD_TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
+
 /**
  * Why a tool name goes against the specification's advice (2025-11-25 server/tools, "Tool names"):
  * 1 to 128 characters, of A-Z, a-z, 0-9, underscore, hyphen and dot. Undefined for a good name.
  */
-const GOOD_TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
-
 export function toolNameAdvice(name: string): string | undefined {
   if (name.length === 0 || name.length > 128) {
     return `a tool name should be 1 to 128 characters long, not ${name.length}`;

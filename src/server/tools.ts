@@ -3,7 +3,6 @@
 import { isPromiseLike } from '../jsonrpc/connection.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import {
-  hasStreamed,
   releaseStreamed,
   type StreamedString,
   streamedAsEmpty,
@@ -204,20 +203,25 @@ function finishOutput(
   // written, so its text is never checked against the outputSchema (the rest of the result is).
   let streamedAt: string[] = [];
   if (streamedPending()) {
-    const refusal = streamedRefusal(name, output);
+    const places = streamedPlaces(output.structuredContent, output.content);
+    const refusal = streamedRefusal(name, output, places);
     if (refusal) {
       releaseStreamed(output);
       return errorResult(refusal);
     }
-    streamedAt = streamedPlaces(output.structuredContent).paths;
+    streamedAt = places.paths;
   }
   if (output.structuredContent !== undefined && output.content === undefined) {
     // Clients of older revisions only read content: give them the structured result as text as well.
     result.content = [{ type: 'text', text: JSON.stringify(output.structuredContent) }];
   }
   if (!registered.output || output.isError) return result;
-  const refuse = (message: string): CallToolResult => {
+  // A result that is not sent closes the sources of its streamed values.
+  const release = (): void => {
     if (streamedPending()) releaseStreamed(result);
+  };
+  const refuse = (message: string): CallToolResult => {
+    release();
     return errorResult(message);
   };
   if (output.structuredContent === undefined) {
@@ -233,7 +237,7 @@ function finishOutput(
     );
   };
   const failed = (error: unknown): never => {
-    if (streamedPending()) releaseStreamed(result);
+    release();
     throw error;
   };
   let checked: ValidationResult | Promise<ValidationResult>;
@@ -248,13 +252,15 @@ function finishOutput(
 }
 
 /** Why a result's streamed values cannot be written, if they cannot: each is written once, in one place. */
-function streamedRefusal(name: string, output: ToolOutput): string | undefined {
-  const inStructured = streamedPlaces(output.structuredContent);
-  if (inStructured.paths.length > 0 && output.content === undefined) {
+function streamedRefusal(
+  name: string,
+  output: ToolOutput,
+  places: { paths: string[]; repeated: boolean },
+): string | undefined {
+  if (places.paths.length > 0 && output.content === undefined) {
     return `tool "${name}" returned a streamed value in structuredContent and no content: a streamed value is written once, so give the text in content as a streamed value of its own`;
   }
-  if (inStructured.paths.length === 0 && !hasStreamed(output.content)) return undefined;
-  if (streamedPlaces([output.content, output.structuredContent]).repeated) {
+  if (places.repeated) {
     return `tool "${name}" returned one streamed value in two places: a streamed value is written once, so give each place a value of its own (fileSources reads one open file several times)`;
   }
   return undefined;

@@ -258,6 +258,15 @@ export class FrameWriter {
   }
 }
 
+/**
+ * A text to write, a big one (1 MiB or more) as its UTF-8 bytes: a stream encodes a string through a
+ * buffer of its own, and node's http first prepends its head to it, so a big string would be copied once
+ * or twice more (see the top of this file). The HTTP bodies use it too.
+ */
+export function writable(text: string): string | Buffer {
+  return text.length < FLUSH_THRESHOLD ? text : Buffer.from(text, 'utf8');
+}
+
 /** What a big flush writes: each big frame's JSON as its bytes, the small frames around it joined. */
 function writeParts(queue: string[]): Array<string | Uint8Array> {
   const parts: Array<string | Uint8Array> = [];
@@ -269,7 +278,7 @@ function writeParts(queue: string[]): Array<string | Uint8Array> {
     }
     if (run.length > 0) parts.push(run.join(''));
     run = [];
-    parts.push(Buffer.from(item, 'utf8'));
+    parts.push(writable(item));
   }
   if (run.length > 0) parts.push(run.join(''));
   return parts;

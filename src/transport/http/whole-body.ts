@@ -12,6 +12,7 @@ import {
   streamedPending,
 } from '../../jsonrpc/streamed.js';
 import { httpExactIds } from '../framing/exact-ids.js';
+import { writable } from '../framing/writer.js';
 import { writeSplicedBody } from './spliced-body.js';
 
 /** One message of the body, with the text that goes before and after it. */
@@ -41,7 +42,7 @@ export function writeWholeBody(
   const body = wholeBody(parts);
   if (typeof body === 'string') {
     // With its length given, the body goes with the head in one write instead of chunked.
-    const data = asData(body);
+    const data = writable(body);
     const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
     response.writeHead(status, { ...headers, 'Content-Length': length }).end(data);
     return;
@@ -53,20 +54,8 @@ export function writeWholeBody(
 /** Writes the last parts of an answer whose head is out (a stream), and ends it. */
 export function endWithBody(response: ServerResponse, parts: readonly BodyPart[]): void {
   const body = wholeBody(parts);
-  if (typeof body === 'string') response.end(asData(body));
+  if (typeof body === 'string') response.end(writable(body));
   else void writeSplicedBody(response, '', body, '');
-}
-
-/** A body from which a big one is written as bytes. */
-const BIG_BODY = 1024 * 1024;
-
-/**
- * A big body as its UTF-8 bytes: node's http prepends the head to a string body it writes first, a rope
- * that is flattened into a second copy before being encoded into a third (a 100 MiB answer, 200 MiB more
- * at its peak). Bytes go after the head as they are.
- */
-function asData(body: string): string | Buffer {
-  return body.length < BIG_BODY ? body : Buffer.from(body, 'utf8');
 }
 
 /** The body's text, or its JSON split around the streamed values in it. */
