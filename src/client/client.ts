@@ -4,7 +4,7 @@
 // table of the user's callbacks (answers.ts) in either era.
 
 import { Connection, type ConnectionProblem } from '../jsonrpc/connection.js';
-import type { CloseReason } from '../jsonrpc/errors.js';
+import { type CloseReason, ConnectionClosedError } from '../jsonrpc/errors.js';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import {
@@ -155,6 +155,9 @@ export class McpClient {
         this.initializeResult = discovered;
         return discovered;
       }
+      // A transport that gave up during the probe (authorization refused, nobody there) has said why;
+      // an initialize on the closed connection would only report it under the wrong request's name.
+      if (connection.closed) throw new ConnectionClosedError(Method.ServerDiscover, connection.closed);
       if (preferred === 'stateless') {
         await connection.close().catch(() => {});
         throw new UnsupportedVersionError('(no answer to server/discover)');

@@ -263,6 +263,8 @@ export class Connection {
     this.deadlineTimer ??= new DeadlineTimer((now) => this.expire(now));
     return this.deadlineTimer;
   }
+  /** While the transport holds its messages (see TransportHandlers.held): how many holds, since when. */
+  private hold: { count: number; since: number } | undefined;
   private nextId = 1;
   private started = false;
   private closeReason: CloseReason | undefined;
@@ -339,6 +341,9 @@ export class Connection {
     inputEnded(this: { connection: Connection }): void {
       this.connection.peerInputEnded();
     },
+    held(this: { connection: Connection }, holding: boolean): void {
+      this.connection.transportHeld(holding);
+    },
     closed(this: { connection: Connection }, reason: CloseReason): void {
       this.connection.transportClosed(reason);
     },
@@ -376,7 +381,9 @@ export class Connection {
     let totalAt = Number.POSITIVE_INFINITY;
     if (idleTimeout > 0 || totalTimeout > 0) {
       const now = this.deadlines.now();
-      if (idleTimeout > 0) idleAt = now + idleTimeout;
+      // Sent while the transport holds its messages: the wait counts from the hold's start, since the
+      // release moves every idle deadline on by the whole hold.
+      if (idleTimeout > 0) idleAt = (this.hold ? this.hold.since : now) + idleTimeout;
       if (totalTimeout > 0) totalAt = now + totalTimeout;
     }
 
@@ -761,7 +768,7 @@ export class Connection {
     if (!entry?.onProgress || entry.progressToken !== progressToken) return false;
     // A later deadline needs no timer of its own: the timer finds it when it fires for the earlier one.
     if (entry.resetOnProgress && entry.idleTimeout > 0) {
-      entry.idleAt = this.deadlines.now() + entry.idleTimeout;
+      entry.idleAt = (this.hold ? this.hold.since : this.deadlines.now()) + entry.idleTimeout;
     }
     const update: Progress = { progress: typeof progress === 'number' ? progress : Number.NaN };
     if (typeof total === 'number') update.total = total;
@@ -813,12 +820,38 @@ export class Connection {
   /** The deadline timer fired: times out every request whose deadline has passed; returns the next one. */
   private expire(now: number): number {
     let next = Number.POSITIVE_INFINITY;
+    // While the transport holds its messages, only the total limits run (the release sets the timer again).
+    const held = this.hold !== undefined;
     for (const [id, entry] of this.pending) {
-      const at = Math.min(entry.idleAt, entry.totalAt);
-      if (at <= now) this.timedOut(id, entry, entry.idleAt <= entry.totalAt ? 'idle' : 'total');
+      const idleAt = held ? Number.POSITIVE_INFINITY : entry.idleAt;
+      const at = Math.min(idleAt, entry.totalAt);
+      if (at <= now) this.timedOut(id, entry, idleAt <= entry.totalAt ? 'idle' : 'total');
       else if (at < next) next = at;
     }
     return next;
+  }
+
+  /**
+   * The transport holds its messages, or lets them go. The idle deadlines stand still while it holds (the
+   * peer has not seen the requests yet); the total limits do not, so that a hold never outlasts them.
+   */
+  private transportHeld(holding: boolean): void {
+    if (holding) {
+      if (this.hold) this.hold.count++;
+      else this.hold = { count: 1, since: this.deadlines.now() };
+      return;
+    }
+    const hold = this.hold;
+    if (!hold || --hold.count > 0) return;
+    this.hold = undefined;
+    if (this.closeReason) return;
+    const held = this.deadlines.now() - hold.since;
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.pending.values()) {
+      entry.idleAt += held;
+      next = Math.min(next, entry.idleAt, entry.totalAt);
+    }
+    this.deadlines.ensure(next);
   }
 
   private timedOut(id: JsonRpcId, entry: PendingRequest, kind: 'idle' | 'total'): void {

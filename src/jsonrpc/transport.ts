@@ -76,6 +76,13 @@ export interface TransportHandlers {
    * requests in flight can still be delivered.
    */
   inputEnded?(): void;
+  /**
+   * The transport holds what it was given (true) until something outside the peer is done (false): an
+   * HTTP client waiting for a person to log in, say. Timeouts measure the peer, so the connection's stand
+   * still meanwhile; a probe that gave up on a server while its user was logging in would wrongly decide
+   * the server is of another kind. Holds may overlap: each true is followed by one false.
+   */
+  held?(holding: boolean): void;
   /** The transport is closed: nothing more can be sent or received. Called once. */
   closed(reason: CloseReason): void;
 }

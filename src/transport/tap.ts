@@ -17,14 +17,13 @@ export function tapTransport(inner: Transport, observer: TapObserver): Transport
     streamPerRequest: inner.streamPerRequest,
     setProtocolVersion: inner.setProtocolVersion?.bind(inner),
     start(handlers: TransportHandlers) {
+      // The handlers spread, so that what is added to them later (held) passes through too.
       inner.start({
-        message: (payload, info) => {
+        ...handlers,
+        message(payload, info) {
           observer.received?.(payload);
           handlers.message(payload, info);
         },
-        frameError: (error) => handlers.frameError(error),
-        inputEnded: () => handlers.inputEnded?.(),
-        closed: (reason) => handlers.closed(reason),
       });
     },
     send(payload, options) {

@@ -87,6 +87,25 @@ describe('authorization: mcpwire client against oidc-provider', { timeout: 60_00
     await client.close();
   });
 
+  // A CI run of the conformance suite on a loaded machine: the OAuth dance inside the server/discover
+  // probe outlasted the probe's timeout, and the client fell back to initialize against a 2026-07-28
+  // server. A person in a browser takes far longer than any probe waits.
+  it('waits for a person slower than the discover probe, and still speaks the stateless era', async () => {
+    const store = new InMemoryTokenStore();
+    const client = new McpClient({ name: 'oauth-tests', version: '1.0.0', discoverTimeout: 1000 });
+    const authorization = oauth(store, {
+      // The person: a second and a half in the browser, past the probe's 1000 ms, then the login.
+      authorize: async (url) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return as.completeLogin(url);
+      },
+    });
+    await client.connect(new HttpClientTransport(listener.url, { authorization }));
+    assert.equal(client.protocolVersion, '2026-07-28', 'the probe gave up during the login');
+    assert.deepEqual(await whoami(client), { subject: 'alice', scopes: ['mcp:read'] });
+    await client.close();
+  });
+
   it('uses the stored token next time, refreshes a refused one once for many requests, and logs in no more', async () => {
     logins = 0;
     const store = new InMemoryTokenStore();

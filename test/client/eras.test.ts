@@ -133,6 +133,26 @@ describe('McpClient eras', () => {
     assert.deepEqual(seen, ['server/discover', 'initialize']);
   });
 
+  it('bug: a transport that closed during the probe was reported as "initialize" unanswered; it names server/discover', async () => {
+    const [clientSide, serverSide] = createInMemoryPair();
+    const seen: string[] = [];
+    const server = new Connection(serverSide);
+    server.onOtherRequest(async (_params, ctx) => {
+      seen.push(ctx.method);
+      // What an HTTP client transport does when the authorization is refused: it ends, with the reason.
+      await serverSide.close();
+      return new Promise(() => {});
+    });
+    server.start();
+    const client = new McpClient({ name: 'test', version: '1.0.0' });
+    await assert.rejects(client.connect(clientSide), (error: Error) => {
+      assert.equal(error.name, 'ConnectionClosedError');
+      assert.match(error.message, /before "server\/discover" was answered/);
+      return true;
+    });
+    assert.deepEqual(seen, ['server/discover'], 'no initialize on a closed connection');
+  });
+
   it(cites('stateless.era-cache')`remembers the era of a server for the life of the process`, async () => {
     const first = legacyServer('error');
     await new McpClient({ name: 't', version: '1', serverKey: 'old-server' }).connect(first.transport);

@@ -328,4 +328,74 @@ describe('connection timeouts', () => {
     assert.equal(result.state(), 'rejected');
     assert.ok(isTimeout('total', 2500)(result.error()));
   });
+
+  // The transport holding its messages (an HTTP client waiting for its user to log in) is no slowness of
+  // the peer: the CI run where the conformance client's server/discover probe gave up during a slow login
+  // and fell back to initialize is the reason.
+  it('stands an idle timeout still while the transport holds its messages', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000 });
+    const result = settled(connection.request('slow'));
+    await clock.advance(400);
+    peer.hold(true);
+    await clock.advance(60_000);
+    assert.equal(result.state(), 'pending', 'a minute of hold is not a minute of waiting for the peer');
+    peer.hold(false);
+    await clock.advance(599);
+    assert.equal(result.state(), 'pending', '400 ms before the hold and 599 after are under the 1000 ms');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+    assert.ok(isTimeout('idle', 1000)(result.error()));
+  });
+
+  it('counts a request sent during a hold from the release', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000 });
+    peer.hold(true);
+    await clock.advance(300);
+    const result = settled(connection.request('slow'));
+    await clock.advance(5000);
+    peer.hold(false);
+    await clock.advance(999);
+    assert.equal(result.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+    assert.ok(isTimeout('idle', 1000)(result.error()));
+  });
+
+  it('lets holds overlap, and ignores a release that follows no hold', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000 });
+    peer.hold(false);
+    const result = settled(connection.request('slow'));
+    peer.hold(true);
+    peer.hold(true);
+    await clock.advance(2000);
+    peer.hold(false);
+    await clock.advance(2000);
+    assert.equal(result.state(), 'pending', 'one of two holds is still on');
+    peer.hold(false);
+    peer.hold(false);
+    await clock.advance(999);
+    assert.equal(result.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+  });
+
+  it('keeps the total limit running through a hold', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const { connection, peer } = connect({ timeout: 1000, maxTotalTimeout: 2500 });
+    const result = settled(connection.request('slow'));
+    peer.hold(true);
+    await clock.advance(2499);
+    assert.equal(result.state(), 'pending');
+    await clock.advance(1);
+    assert.equal(result.state(), 'rejected');
+    assert.ok(isTimeout('total', 2500)(result.error()));
+    assert.equal(peer.notifications(CANCELLED_NOTIFICATION).length, 1);
+  });
 });

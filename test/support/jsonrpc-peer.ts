@@ -118,6 +118,11 @@ export class FakePeer implements Transport {
     this.started().inputEnded?.();
   }
 
+  /** The transport holds its messages (true), as an HTTP client waiting for a login does, or lets them go. */
+  hold(holding: boolean): void {
+    this.started().held?.(holding);
+  }
+
   /** The transport is gone (the peer exited, the socket broke...). */
   end(reason: CloseReason): void {
     if (this.closeReason) return;

@@ -78,8 +78,9 @@ export class InspectSession {
       streamPerRequest: inner.streamPerRequest,
       setProtocolVersion: inner.setProtocolVersion?.bind(inner),
       start: (handlers) =>
+        // The handlers spread, so that the ones not watched here (inputEnded, held) pass through.
         inner.start({
-          inputEnded: () => handlers.inputEnded?.(),
+          ...handlers,
           message: (payload, info) => {
             monitor.serverValue(payload);
             handlers.message(payload, info);

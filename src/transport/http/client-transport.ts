@@ -157,6 +157,20 @@ export class HttpClientTransport implements Transport {
     return headers;
   }
 
+  /**
+   * Waits for the authorization's own work (a refresh, a login in a browser) with the connection's
+   * timeouts held: a person logging in is no server slow to answer.
+   */
+  private async holding<T>(work: Promise<T>): Promise<T> {
+    const handlers = this.handlers;
+    handlers?.held?.(true);
+    try {
+      return await work;
+    } finally {
+      handlers?.held?.(false);
+    }
+  }
+
   /** The headers with a DPoP proof for this request added, when the token is DPoP-bound (RFC 9449). */
   private async withProof(method: string, headers: Record<string, string>): Promise<Record<string, string>> {
     const proof = this.authHeader
@@ -179,7 +193,7 @@ export class HttpClientTransport implements Transport {
       try {
         // Usually known at once (a stored token): no await, so a POST is not put off by a turn.
         const header = authorization.authorization();
-        this.authHeader = typeof header === 'object' ? await header : header;
+        this.authHeader = typeof header === 'object' ? await this.holding(header) : header;
       } catch (error) {
         return this.finish(authorizationFailure(this.url, error));
       }
@@ -218,11 +232,13 @@ export class HttpClientTransport implements Transport {
         if ((status === 401 || status === 403) && authorization && attempt < MAX_AUTHORIZATION_RETRIES) {
           let again: boolean;
           try {
-            again = await authorization.refused({
-              status,
-              wwwAuthenticate: response.headers.get('www-authenticate'),
-              dpopNonce: response.headers.get('dpop-nonce'),
-            });
+            again = await this.holding(
+              authorization.refused({
+                status,
+                wwwAuthenticate: response.headers.get('www-authenticate'),
+                dpopNonce: response.headers.get('dpop-nonce'),
+              }),
+            );
           } catch (error) {
             return this.finish(authorizationFailure(this.url, error));
           }
