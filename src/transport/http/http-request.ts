@@ -27,6 +27,9 @@ export interface HttpRequestOptions {
   signal?: AbortSignal;
 }
 
+/** How a kept-alive connection that the server had closed fails a request sent on it. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 /** Requests to one server, over connections kept open between them; destroy() closes them all. */
 export class HttpRequester {
   // Made with the first request of their kind: node:http and node:https are loaded only then.
@@ -34,6 +37,10 @@ export class HttpRequester {
   private httpsAgent: https.Agent | undefined;
 
   request(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
+    return this.send(url, options, false);
+  }
+
+  private send(url: URL, options: HttpRequestOptions, again: boolean): Promise<HttpAnswer> {
     const secure = url.protocol === 'https:';
     const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
     const headers: Record<string, string | number> = { ...options.headers };
@@ -41,15 +48,27 @@ export class HttpRequester {
     return new Promise((resolve, reject) => {
       const signal = options.signal;
       if (signal?.aborted) return reject(abortError());
+      let answered = false;
       const request = (secure ? nodeHttps() : nodeHttp()).request(
         url,
         { method: options.method, headers, agent: this.agent(secure) },
-        (response) => resolve(answer(response)),
+        (response) => {
+          answered = true;
+          resolve(answer(response));
+        },
       );
       // An abort or a broken connection may report more than once, also after the answer arrived (then to
       // whoever reads the body): never as an uncaught error. The signal is handled here rather than given
       // to http.request, whose own handling reports an abort after the answer as an uncaught error.
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection that the server closed just as this request went out on it (its idle
+        // timeout ran out then: a client slowed down by a login, or by a loaded machine, meets it): the
+        // server never read the request, so it goes once more on a new connection, as browsers do and as
+        // Node's documentation of `reusedSocket` advises. Only once, and never on a fresh connection.
+        const stale = !again && !answered && request.reusedSocket && STALE_CONNECTION.has(error.code ?? '');
+        if (stale && !signal?.aborted) resolve(this.send(url, options, true));
+        else reject(error);
+      });
       if (signal) {
         const abort = () => {
           reject(abortError());
