@@ -17,13 +17,16 @@ export function tapTransport(inner: Transport, observer: TapObserver): Transport
     streamPerRequest: inner.streamPerRequest,
     setProtocolVersion: inner.setProtocolVersion?.bind(inner),
     start(handlers: TransportHandlers) {
-      // The handlers spread, so that what is added to them later (held) passes through too.
+      // Each handler forwarded by name (a class instance's methods would not survive a spread).
       inner.start({
-        ...handlers,
-        message(payload, info) {
+        message: (payload, info) => {
           observer.received?.(payload);
           handlers.message(payload, info);
         },
+        frameError: (error) => handlers.frameError(error),
+        inputEnded: () => handlers.inputEnded?.(),
+        held: (holding) => handlers.held?.(holding),
+        closed: (reason) => handlers.closed(reason),
       });
     },
     send(payload, options) {

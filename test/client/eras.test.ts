@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { McpClient, type McpClientOptions } from '../../src/client/client.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
+import type { Transport, TransportHandlers } from '../../src/jsonrpc/transport.js';
 import { createInMemoryPair } from '../../src/transport/memory.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { cites } from '../support/requirements.js';
@@ -151,6 +152,48 @@ describe('McpClient eras', () => {
       return true;
     });
     assert.deepEqual(seen, ['server/discover'], 'no initialize on a closed connection');
+  });
+
+  it('bug: a login longer than the total limit made the probe fall back to initialize; the probe has none', async (t) => {
+    const clock = new FakeClock().install();
+    t.after(() => clock.uninstall());
+    const [clientSide, serverSide] = createInMemoryPair();
+    exampleServer().connect(serverSide);
+    // The HTTP client transport, as the server's 401 makes it: it holds the probe while its user logs in.
+    let handlers: TransportHandlers | undefined;
+    let held: (() => void) | undefined;
+    const transport: Transport = {
+      start(h) {
+        handlers = h;
+        clientSide.start(h);
+      },
+      send(payload) {
+        if (!held && (payload as { method?: string }).method === 'server/discover') {
+          handlers?.held?.(true);
+          held = () => clientSide.send(payload);
+          return;
+        }
+        clientSide.send(payload);
+      },
+      flush: () => clientSide.flush(),
+      close: () => clientSide.close(),
+    };
+    const client = new McpClient({
+      name: 'test',
+      version: '1.0.0',
+      maxTotalTimeout: 1000,
+      discoverTimeout: 50,
+    });
+    const connecting = client.connect(transport);
+    connecting.catch(() => {});
+    await clock.advance(5000);
+    assert.ok(held, 'the probe was not sent');
+    handlers?.held?.(false);
+    held();
+    await clock.advance(0);
+    await connecting;
+    assert.equal(client.era, 'stateless');
+    await client.close();
   });
 
   it(cites('stateless.era-cache')`remembers the era of a server for the life of the process`, async () => {

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SendOptions, Transport } from '../../src/jsonrpc/transport.js';
+import type { SendOptions, Transport, TransportHandlers } from '../../src/jsonrpc/transport.js';
 import { tapTransport } from '../../src/transport/tap.js';
 
 function recordingInner() {
@@ -38,5 +38,46 @@ describe('tapTransport', () => {
     assert.equal(tap.streamPerRequest, true);
     tap.setProtocolVersion?.('2025-11-25');
     assert.deepEqual(versions, ['2025-11-25']);
+  });
+
+  it('passes every handler through, holds included, to handlers of any shape', () => {
+    let started: TransportHandlers | undefined;
+    const inner: Transport = { ...recordingInner().inner, start: (h) => (started = h) };
+    const calls: string[] = [];
+    // A class instance: its methods live on the prototype, so a tap that spread the handlers lost them.
+    class Handlers implements TransportHandlers {
+      message(payload: unknown) {
+        calls.push(`message ${JSON.stringify(payload)}`);
+      }
+      frameError(error: { kind: string }) {
+        calls.push(`frameError ${error.kind}`);
+      }
+      inputEnded() {
+        calls.push('inputEnded');
+      }
+      held(holding: boolean) {
+        calls.push(`held ${holding}`);
+      }
+      closed(reason: { message?: string }) {
+        calls.push(`closed ${reason.message}`);
+      }
+    }
+    const received: unknown[] = [];
+    tapTransport(inner, { received: (p) => received.push(p) }).start(new Handlers());
+    started?.message({ id: 1 });
+    started?.frameError({ kind: 'parse', message: 'x', excerpt: 'x' });
+    started?.inputEnded?.();
+    started?.held?.(true);
+    started?.held?.(false);
+    started?.closed({ message: 'gone' });
+    assert.deepEqual(calls, [
+      'message {"id":1}',
+      'frameError parse',
+      'inputEnded',
+      'held true',
+      'held false',
+      'closed gone',
+    ]);
+    assert.deepEqual(received, [{ id: 1 }]);
   });
 });

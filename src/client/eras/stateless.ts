@@ -77,15 +77,18 @@ export class StatelessEra implements ClientEra {
    * in many ways.
    */
   async discover(timeout: number): Promise<InitializeResult | undefined> {
+    // The probe's limit is its idle timeout alone. That one stands still while the transport holds the
+    // probe for a login; a total limit would run on, and a login longer than it would pick the wrong era.
+    const limits = { timeout, maxTotalTimeout: 0 };
     let discovered: DiscoverResult;
     try {
-      discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, { timeout });
+      discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, limits);
     } catch (error) {
       // A server that refuses the version but names one this client speaks gets asked once more (the
       // refusal may come from a front that was not ready for it); anything else means another era.
       if (!offersStatelessVersion(error)) return undefined;
       try {
-        discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, { timeout });
+        discovered = await this.request<DiscoverResult>(Method.ServerDiscover, {}, limits);
       } catch {
         return undefined;
       }

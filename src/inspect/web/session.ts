@@ -78,9 +78,9 @@ export class InspectSession {
       streamPerRequest: inner.streamPerRequest,
       setProtocolVersion: inner.setProtocolVersion?.bind(inner),
       start: (handlers) =>
-        // The handlers spread, so that the ones not watched here (inputEnded, held) pass through.
         inner.start({
-          ...handlers,
+          inputEnded: () => handlers.inputEnded?.(),
+          held: (holding) => handlers.held?.(holding),
           message: (payload, info) => {
             monitor.serverValue(payload);
             handlers.message(payload, info);

@@ -205,6 +205,8 @@ export class HttpClientTransport implements Transport {
         return this.finish(authorizationFailure(this.url, error));
       }
     }
+    // Given up on while the authorization was awaited (a login, a refresh): it is not sent at all.
+    if (options?.signal?.aborted) return;
     const controller = new AbortController();
     this.controllers.add(controller);
     // The sender giving up on a standalone request closes its POST: the server takes that as cancellation.

@@ -5,6 +5,7 @@
 
 import type http from 'node:http';
 import type https from 'node:https';
+import type { Socket } from 'node:net';
 import { nodeHttp, nodeHttps } from '../platform/builtins.js';
 
 export interface HttpAnswer {
@@ -30,11 +31,34 @@ export interface HttpRequestOptions {
 /** How a kept-alive connection that the server had closed fails a request sent on it. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
+/**
+ * How long a connection is kept idle for the next request (4 s), unless the server announces less
+ * (`Keep-Alive: timeout=N`, less Node's one second of margin). Servers close idle connections on their own
+ * clock, 5 s in node:http and uvicorn: a request sent on a connection the server is closing fails with
+ * "connection reset", and a POST cannot safely be sent again, since nothing says the server did not read it.
+ */
+const IDLE_LIMIT_MS = 4000;
+
+/** When a kept connection last became idle, on the requester's clock. */
+const idleSince = Symbol('idleSince');
+
+type KeptSocket = Socket & { [idleSince]?: number };
+
+export interface HttpRequesterOptions {
+  /** Milliseconds on a monotonic clock (tests move it by hand). */
+  now?: () => number;
+}
+
 /** Requests to one server, over connections kept open between them; destroy() closes them all. */
 export class HttpRequester {
   // Made with the first request of their kind: node:http and node:https are loaded only then.
   private httpAgent: http.Agent | undefined;
   private httpsAgent: https.Agent | undefined;
+  private readonly now: () => number;
+
+  constructor(options: HttpRequesterOptions = {}) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   request(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
     return this.send(url, options, false);
@@ -61,11 +85,17 @@ export class HttpRequester {
       // whoever reads the body): never as an uncaught error. The signal is handled here rather than given
       // to http.request, whose own handling reports an abort after the answer as an uncaught error.
       request.on('error', (error: NodeJS.ErrnoException) => {
-        // A kept-alive connection that the server closed just as this request went out on it (its idle
-        // timeout ran out then: a client slowed down by a login, or by a loaded machine, meets it): the
-        // server never read the request, so it goes once more on a new connection, as browsers do and as
-        // Node's documentation of `reusedSocket` advises. Only once, and never on a fresh connection.
-        const stale = !again && !answered && request.reusedSocket && STALE_CONNECTION.has(error.code ?? '');
+        // A kept connection that the server closed as this request went out on it: a GET or a DELETE is
+        // sent once more on a new connection (doing either twice does no harm, RFC 9110 9.2.2), as Node's
+        // documentation of `reusedSocket` advises. A POST is not: the server may have read it before it
+        // closed, and a tool called twice is worse than an error. The idle limit is what spares it.
+        const stale =
+          !again &&
+          !answered &&
+          options.method !== 'POST' &&
+          options.method !== 'PUT' &&
+          request.reusedSocket &&
+          STALE_CONNECTION.has(error.code ?? '');
         if (stale && !signal?.aborted) resolve(this.send(url, options, true));
         else reject(error);
       });
@@ -83,12 +113,46 @@ export class HttpRequester {
   }
 
   private agent(secure: boolean): http.Agent {
-    if (secure) {
-      this.httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true });
-      return this.httpsAgent;
+    let agent: http.Agent;
+    if (secure)
+      agent = this.httpsAgent ??= this.watched(
+        new (nodeHttps().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS }),
+      );
+    else
+      agent = this.httpAgent ??= this.watched(
+        new (nodeHttp().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS }),
+      );
+    this.dropExpired(agent);
+    return agent;
+  }
+
+  /** The agent, with the time each kept connection became idle written on it. */
+  private watched<A extends http.Agent>(agent: A): A {
+    agent.on('free', (socket: KeptSocket) => {
+      socket[idleSince] = this.now();
+    });
+    return agent;
+  }
+
+  /**
+   * Closes the kept connections idle past their limit whose timers have not fired yet. A process short of
+   * CPU (a loaded machine) runs the I/O that woke it before its timers, so a request could otherwise go
+   * out on a connection the agent was about to close, and that the server had closed already.
+   */
+  private dropExpired(agent: http.Agent): void {
+    const now = this.now();
+    for (const sockets of Object.values(agent.freeSockets)) {
+      if (!sockets) continue;
+      for (let i = sockets.length - 1; i >= 0; i--) {
+        const socket = sockets[i] as KeptSocket;
+        const since = socket[idleSince];
+        const limit = socket.timeout ?? 0;
+        if (since === undefined || limit <= 0 || now - since < limit) continue;
+        // Out of the list at once: the agent takes a free socket before the close event that removes it.
+        sockets.splice(i, 1);
+        socket.destroy();
+      }
     }
-    this.httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true });
-    return this.httpAgent;
   }
 
   destroy(): void {
