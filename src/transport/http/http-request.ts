@@ -39,10 +39,15 @@ const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
  */
 const IDLE_LIMIT_MS = 4000;
 
-/** When a kept connection last became idle, on the requester's clock. */
-const idleSince = Symbol('idleSince');
+/**
+ * When the last request on a connection was sent, on the requester's clock: what its idle time is counted
+ * from. The server's own idle time starts later (once it has answered), so this errs on the safe side even
+ * when this process, short of CPU, reads the answer seconds after it came; counting from the answer's
+ * arrival did not, and a loaded machine still met closed connections.
+ */
+const lastSent = Symbol('lastSent');
 
-type KeptSocket = Socket & { [idleSince]?: number };
+type KeptSocket = Socket & { [lastSent]?: number };
 
 export interface HttpRequesterOptions {
   /** Milliseconds on a monotonic clock (tests move it by hand). */
@@ -73,6 +78,7 @@ export class HttpRequester {
       const signal = options.signal;
       if (signal?.aborted) return reject(abortError());
       let answered = false;
+      const sentAt = this.now();
       const request = (secure ? nodeHttps() : nodeHttp()).request(
         url,
         { method: options.method, headers, agent: this.agent(secure) },
@@ -81,6 +87,9 @@ export class HttpRequester {
           resolve(answer(response));
         },
       );
+      request.once('socket', (socket: KeptSocket) => {
+        socket[lastSent] = sentAt;
+      });
       // An abort or a broken connection may report more than once, also after the answer arrived (then to
       // whoever reads the body): never as an uncaught error. The signal is handled here rather than given
       // to http.request, whose own handling reports an abort after the answer as an uncaught error.
@@ -115,27 +124,15 @@ export class HttpRequester {
   private agent(secure: boolean): http.Agent {
     let agent: http.Agent;
     if (secure)
-      agent = this.httpsAgent ??= this.watched(
-        new (nodeHttps().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS }),
-      );
-    else
-      agent = this.httpAgent ??= this.watched(
-        new (nodeHttp().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS }),
-      );
+      agent = this.httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS });
+    else agent = this.httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true, timeout: IDLE_LIMIT_MS });
     this.dropExpired(agent);
     return agent;
   }
 
-  /** The agent, with the time each kept connection became idle written on it. */
-  private watched<A extends http.Agent>(agent: A): A {
-    agent.on('free', (socket: KeptSocket) => {
-      socket[idleSince] = this.now();
-    });
-    return agent;
-  }
-
   /**
-   * Closes the kept connections idle past their limit whose timers have not fired yet. A process short of
+   * Closes the kept connections idle past their limit (counted from their last request's sending) whose
+   * timers have not fired yet. A process short of
    * CPU (a loaded machine) runs the I/O that woke it before its timers, so a request could otherwise go
    * out on a connection the agent was about to close, and that the server had closed already.
    */
@@ -145,7 +142,7 @@ export class HttpRequester {
       if (!sockets) continue;
       for (let i = sockets.length - 1; i >= 0; i--) {
         const socket = sockets[i] as KeptSocket;
-        const since = socket[idleSince];
+        const since = socket[lastSent];
         const limit = socket.timeout ?? 0;
         if (since === undefined || limit <= 0 || now - since < limit) continue;
         // Out of the list at once: the agent takes a free socket before the close event that removes it.
