@@ -132,9 +132,9 @@ export class HttpRequester {
 
   /**
    * Closes the kept connections idle past their limit (counted from their last request's sending) whose
-   * timers have not fired yet. A process short of
-   * CPU (a loaded machine) runs the I/O that woke it before its timers, so a request could otherwise go
-   * out on a connection the agent was about to close, and that the server had closed already.
+   * timers have not fired yet. A process short of CPU (a loaded machine) runs the I/O that woke it before
+   * its timers, so a request could otherwise go out on a connection the agent was about to close, and that
+   * the server had closed already.
    */
   private dropExpired(agent: http.Agent): void {
     const now = this.now();
