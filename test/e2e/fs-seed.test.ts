@@ -5,7 +5,7 @@
 // Needs the build (`npm run build`): bin/mcpwire.js runs dist/.
 
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -165,18 +165,29 @@ describe('the seed exchange with mcpwire serve fs', () => {
   });
 
   it('npx mcpwire serve fs --root DIR (newline-delimited JSON)', async () => {
+    const built = (await stat(path.join(REPO_ROOT, 'dist', 'cli', 'bin.js'))).mtimeMs;
     await seedExchange(
       new WireProcess(npx, ['--no-install', 'mcpwire', 'serve', 'fs', '--root', root], {
         cwd: REPO_ROOT,
         framing: 'newline',
         // An npm cache of its own: npx keeps a folder per package spec in the cache, and one left half
         // written by another npx (killed, or running at the same moment) made this one fail with ENOENT.
+        // No scripts: npx installs this project into that cache as a packed copy, and packing a folder
+        // runs its prepare script, `npm run build`, which deleted and rewrote dist/ under the running
+        // suite. On a loaded machine the build outlasted this test's wait, and the tests after it found
+        // no build at all. The copy is made of the build the suite runs against.
         env: {
           ...process.env,
           npm_config_update_notifier: 'false',
           npm_config_cache: npmCache,
+          npm_config_ignore_scripts: 'true',
         },
       }),
+    );
+    assert.equal(
+      (await stat(path.join(REPO_ROOT, 'dist', 'cli', 'bin.js'))).mtimeMs,
+      built,
+      'npx rebuilt the repository under the running tests',
     );
   });
 
