@@ -381,9 +381,7 @@ export class Connection {
     let totalAt = Number.POSITIVE_INFINITY;
     if (idleTimeout > 0 || totalTimeout > 0) {
       const now = this.deadlines.now();
-      // Sent while the transport holds its messages: the wait counts from the hold's start, since the
-      // release moves every idle deadline on by the whole hold.
-      if (idleTimeout > 0) idleAt = (this.hold ? this.hold.since : now) + idleTimeout;
+      if (idleTimeout > 0) idleAt = this.idleFrom(now) + idleTimeout;
       if (totalTimeout > 0) totalAt = now + totalTimeout;
     }
 
@@ -768,7 +766,7 @@ export class Connection {
     if (!entry?.onProgress || entry.progressToken !== progressToken) return false;
     // A later deadline needs no timer of its own: the timer finds it when it fires for the earlier one.
     if (entry.resetOnProgress && entry.idleTimeout > 0) {
-      entry.idleAt = (this.hold ? this.hold.since : this.deadlines.now()) + entry.idleTimeout;
+      entry.idleAt = this.idleFrom(this.deadlines.now()) + entry.idleTimeout;
     }
     const update: Progress = { progress: typeof progress === 'number' ? progress : Number.NaN };
     if (typeof total === 'number') update.total = total;
@@ -829,6 +827,14 @@ export class Connection {
       else if (at < next) next = at;
     }
     return next;
+  }
+
+  /**
+   * Where an idle wait that starts `now` counts from: the hold's start while the transport holds its
+   * messages, since the release moves every idle deadline on by the whole hold.
+   */
+  private idleFrom(now: number): number {
+    return this.hold ? this.hold.since : now;
   }
 
   /**

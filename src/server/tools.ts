@@ -255,7 +255,7 @@ function finishOutput(
 function streamedRefusal(
   name: string,
   output: ToolOutput,
-  places: { paths: string[]; repeated: boolean },
+  places: ReturnType<typeof streamedPlaces>,
 ): string | undefined {
   if (places.paths.length > 0 && output.content === undefined) {
     return `tool "${name}" returned a streamed value in structuredContent and no content: a streamed value is written once, so give the text in content as a streamed value of its own`;

@@ -23,11 +23,12 @@ interface Received {
 function slowLogin() {
   let token: string | undefined;
   const login = deferred<boolean>();
-  const refusals: number[] = [];
+  /** Resolves at the first refusal: the transport is then waiting for the person. */
+  const asked = deferred<number>();
   const authorization: HttpAuthorization = {
     authorization: () => (token ? `Bearer ${token}` : undefined),
     refused: async (refusal) => {
-      refusals.push(refusal.status);
+      asked.resolve(refusal.status);
       return login.promise;
     },
   };
@@ -36,7 +37,7 @@ function slowLogin() {
     token = 'good';
     login.resolve(true);
   };
-  return { authorization, login, done, refusals };
+  return { authorization, login, done, refused: asked.promise };
 }
 
 describe('HTTP client transport: held while the authorization works', () => {
@@ -90,10 +91,10 @@ describe('HTTP client transport: held while the authorization works', () => {
 
   it('holds from the refusal until the login is done, then sends the request with the new token', async () => {
     received.length = 0;
-    const { authorization, done, refusals } = slowLogin();
+    const { authorization, done, refused } = slowLogin();
     const { connection, holds } = connected(authorization);
     const answer = connection.request('tools/list', {}, { timeout: 60_000 });
-    while (refusals.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await refused;
     assert.deepEqual(holds, [true], 'not held while the login was awaited');
     done();
     assert.deepEqual(await answer, {});
@@ -107,11 +108,11 @@ describe('HTTP client transport: held while the authorization works', () => {
 
   it('lets go when the login fails, and the connection closes with the reason', async () => {
     received.length = 0;
-    const { authorization, login, refusals } = slowLogin();
+    const { authorization, login, refused } = slowLogin();
     const { connection, holds } = connected(authorization);
     const answer = connection.request('tools/list', {}, { timeout: 60_000 });
     answer.catch(() => {});
-    while (refusals.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await refused;
     login.reject(new Error('the person closed the browser'));
     await assert.rejects(answer, /the person closed the browser/);
     assert.deepEqual(holds, [true, false]);
@@ -119,7 +120,7 @@ describe('HTTP client transport: held while the authorization works', () => {
 
   it('does not send a standalone request its sender gave up on during the login', async (t) => {
     received.length = 0;
-    const { authorization, done, refusals } = slowLogin();
+    const { authorization, done, refused } = slowLogin();
     const { connection, transport } = connected(authorization);
     // Every POST the transport makes, seen as it is made (the server may see a request late or never).
     const posts: string[] = [];
@@ -136,7 +137,7 @@ describe('HTTP client transport: held while the authorization works', () => {
       { signal: controller.signal, transport: { standalone: true }, cancellation: abortCancellation },
     );
     call.catch(() => {});
-    while (refusals.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await refused;
     controller.abort(new Error('the user pressed Ctrl-C'));
     await assert.rejects(call, /Ctrl-C|cancelled/);
     done();

@@ -12,7 +12,7 @@
 
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { HttpRequester } from '../../src/transport/http/http-request.js';
 
 interface Seen {
@@ -74,103 +74,83 @@ describe('HTTP client: a kept-alive connection the server closed', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  function reset(): void {
+  beforeEach(() => {
     connections = 0;
     seen.length = 0;
     onFirst = 'answer';
     onSecond = 'close';
-  }
-
-  it('does not send a request on a connection idle past its limit, though its timer has not fired', async () => {
-    reset();
-    let now = 0;
-    const requester = new HttpRequester({ now: () => now });
-    try {
-      const first = await requester.request(url, { method: 'POST', body: 'one' });
-      assert.equal(await first.text(), 'answered on connection 1');
-      // Four seconds on the requester's clock, none on the socket timer's: a process that was not scheduled.
-      now += 4000;
-      const second = await requester.request(url, { method: 'POST', body: 'two' });
-      assert.equal(await second.text(), 'answered on connection 2');
-      assert.deepEqual(seen, [
-        { connection: 1, body: 'one' },
-        { connection: 2, body: 'two' },
-      ]);
-    } finally {
-      requester.destroy();
-    }
   });
 
-  it('keeps using a connection idle for less than its limit', async () => {
-    reset();
+  it('does not send a request on a connection idle past its limit, though its timer has not fired', async (t) => {
+    let now = 0;
+    const requester = new HttpRequester({ now: () => now });
+    t.after(() => requester.destroy());
+    const first = await requester.request(url, { method: 'POST', body: 'one' });
+    assert.equal(await first.text(), 'answered on connection 1');
+    // Four seconds on the requester's clock, none on the socket timer's: a process that was not scheduled.
+    now += 4000;
+    const second = await requester.request(url, { method: 'POST', body: 'two' });
+    assert.equal(await second.text(), 'answered on connection 2');
+    assert.deepEqual(seen, [
+      { connection: 1, body: 'one' },
+      { connection: 2, body: 'two' },
+    ]);
+  });
+
+  it('keeps using a connection idle for less than its limit', async (t) => {
     onSecond = 'answer';
     let now = 0;
     const requester = new HttpRequester({ now: () => now });
-    try {
-      await (await requester.request(url, { method: 'POST', body: 'one' })).text();
-      now += 3999;
-      assert.equal(
-        await (await requester.request(url, { method: 'POST', body: 'two' })).text(),
-        'answered on connection 1',
-      );
-    } finally {
-      requester.destroy();
-    }
+    t.after(() => requester.destroy());
+    await (await requester.request(url, { method: 'POST', body: 'one' })).text();
+    now += 3999;
+    assert.equal(
+      await (await requester.request(url, { method: 'POST', body: 'two' })).text(),
+      'answered on connection 1',
+    );
   });
 
-  it('sends a GET once more on a new connection when the kept one was closed under it', async () => {
-    reset();
+  it('sends a GET once more on a new connection when the kept one was closed under it', async (t) => {
     const requester = new HttpRequester();
-    try {
-      const first = await requester.request(url, { method: 'GET' });
-      assert.equal(await first.text(), 'answered on connection 1');
-      const second = await requester.request(url, { method: 'GET' });
-      assert.equal(await second.text(), 'answered on connection 2');
-      assert.deepEqual(
-        seen.map((s) => s.connection),
-        [1, 1, 2],
-      );
-    } finally {
-      requester.destroy();
-    }
+    t.after(() => requester.destroy());
+    const first = await requester.request(url, { method: 'GET' });
+    assert.equal(await first.text(), 'answered on connection 1');
+    const second = await requester.request(url, { method: 'GET' });
+    assert.equal(await second.text(), 'answered on connection 2');
+    assert.deepEqual(
+      seen.map((s) => s.connection),
+      [1, 1, 2],
+    );
   });
 
-  it('never sends a POST twice: the server may have read it before it closed', async () => {
-    reset();
+  it('never sends a POST twice: the server may have read it before it closed', async (t) => {
     const requester = new HttpRequester();
-    try {
-      await (await requester.request(url, { method: 'POST', body: 'one' })).text();
-      await assert.rejects(requester.request(url, { method: 'POST', body: 'two' }), (error: Error) => {
-        assert.equal((error as NodeJS.ErrnoException).code, 'ECONNRESET');
-        return true;
-      });
-      assert.deepEqual(seen, [
-        { connection: 1, body: 'one' },
-        { connection: 1, body: 'two' },
-      ]);
-    } finally {
-      requester.destroy();
-    }
+    t.after(() => requester.destroy());
+    await (await requester.request(url, { method: 'POST', body: 'one' })).text();
+    await assert.rejects(requester.request(url, { method: 'POST', body: 'two' }), (error: Error) => {
+      assert.equal((error as NodeJS.ErrnoException).code, 'ECONNRESET');
+      return true;
+    });
+    assert.deepEqual(seen, [
+      { connection: 1, body: 'one' },
+      { connection: 1, body: 'two' },
+    ]);
   });
 
-  it('does not send again what failed on a fresh connection, nor more than once', async () => {
-    reset();
+  it('does not send again what failed on a fresh connection, nor more than once', async (t) => {
     const requester = new HttpRequester();
-    try {
-      onFirst = 'close';
-      await assert.rejects(requester.request(url, { method: 'GET' }), /ECONNRESET|socket hang up/);
-      assert.equal(seen.length, 1, 'sent again after a fresh connection failed');
-      onFirst = 'answer';
-      await (await requester.request(url, { method: 'GET' })).text();
-      onFirst = 'close';
-      await assert.rejects(requester.request(url, { method: 'GET' }), /ECONNRESET|socket hang up/);
-      assert.deepEqual(
-        seen.map((s) => s.connection),
-        [1, 2, 2, 3],
-        'a GET is sent again once, on a new connection, and no more',
-      );
-    } finally {
-      requester.destroy();
-    }
+    t.after(() => requester.destroy());
+    onFirst = 'close';
+    await assert.rejects(requester.request(url, { method: 'GET' }), /ECONNRESET|socket hang up/);
+    assert.equal(seen.length, 1, 'sent again after a fresh connection failed');
+    onFirst = 'answer';
+    await (await requester.request(url, { method: 'GET' })).text();
+    onFirst = 'close';
+    await assert.rejects(requester.request(url, { method: 'GET' }), /ECONNRESET|socket hang up/);
+    assert.deepEqual(
+      seen.map((s) => s.connection),
+      [1, 2, 2, 3],
+      'a GET is sent again once, on a new connection, and no more',
+    );
   });
 });

@@ -31,6 +31,9 @@ export interface HttpRequestOptions {
 /** How a kept-alive connection that the server had closed fails a request sent on it. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
+/** The methods that may be sent twice without harm (RFC 9110 9.2.2): not POST. */
+const IDEMPOTENT = new Set<HttpRequestOptions['method']>(['GET', 'PUT', 'DELETE']);
+
 /**
  * How long a connection is kept idle for the next request (4 s), unless the server announces less
  * (`Keep-Alive: timeout=N`, less Node's one second of margin). Servers close idle connections on their own
@@ -94,15 +97,14 @@ export class HttpRequester {
       // whoever reads the body): never as an uncaught error. The signal is handled here rather than given
       // to http.request, whose own handling reports an abort after the answer as an uncaught error.
       request.on('error', (error: NodeJS.ErrnoException) => {
-        // A kept connection that the server closed as this request went out on it: a GET or a DELETE is
-        // sent once more on a new connection (doing either twice does no harm, RFC 9110 9.2.2), as Node's
-        // documentation of `reusedSocket` advises. A POST is not: the server may have read it before it
-        // closed, and a tool called twice is worse than an error. The idle limit is what spares it.
+        // A kept connection that the server closed as this request went out on it: an idempotent request
+        // is sent once more on a new connection, as Node's documentation of `reusedSocket` advises. A POST
+        // is not: the server may have read it before it closed, and a tool called twice is worse than an
+        // error. The idle limit is what spares it.
         const stale =
           !again &&
           !answered &&
-          options.method !== 'POST' &&
-          options.method !== 'PUT' &&
+          IDEMPOTENT.has(options.method) &&
           request.reusedSocket &&
           STALE_CONNECTION.has(error.code ?? '');
         if (stale && !signal?.aborted) resolve(this.send(url, options, true));
@@ -138,7 +140,9 @@ export class HttpRequester {
    */
   private dropExpired(agent: http.Agent): void {
     const now = this.now();
-    for (const sockets of Object.values(agent.freeSockets)) {
+    // for...in: this runs before every request, and Object.values would make an array each time.
+    for (const name in agent.freeSockets) {
+      const sockets = agent.freeSockets[name];
       if (!sockets) continue;
       for (let i = sockets.length - 1; i >= 0; i--) {
         const socket = sockets[i] as KeptSocket;
