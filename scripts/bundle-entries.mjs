@@ -1,15 +1,16 @@
 // Bundles the package's entry points after tsc: the library's (dist/index.js, dist/jsonrpc.js,
-// dist/server.js) into one module each plus shared chunks, and the command line's into one script. Loading ~100 small ES modules
-// costs a server more at start-up than running them (a resolve, a stat, a read and a compile each; issue
-// 21), so `import { McpServer } from 'mcpwire'` or `mcpwire serve` loads a few files instead. What a first
-// answer does not need stays behind dynamic imports, which become chunks of their own (each CLI command,
-// HTTP, Redis). The per-module files tsc wrote stay: the forked SQLite query process runs one, and the
-// bundles' source maps point back through them to src/.
+// dist/server.js) in layers of a file each (scripts/bundle-library.mjs), and the command line's into one
+// script. Loading ~100 small ES modules costs a server more at start-up than running them (a resolve, a
+// stat, a read and a compile each; issue 21), so `import { McpServer } from 'mcpwire'` or `mcpwire serve`
+// loads a few files instead. What a first answer does not need stays behind dynamic imports (HTTP,
+// Redis, each CLI command). The per-module files tsc wrote stay: the forked SQLite query process runs one,
+// and the bundles' source maps point back through them to src/.
 
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { bundleLibrary } from './bundle-library.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
@@ -30,13 +31,8 @@ const common = {
   logLevel: 'warning',
 };
 
-// The library: its entries share their chunks, so a class is the same class whichever entry it came from.
-await build({
-  ...common,
-  entryPoints: ['index.js', 'jsonrpc.js', 'server.js'].map((file) => path.join(dist, file)),
-  outdir: dist,
-  chunkNames: 'chunks/[name]-[hash]',
-});
+// The library, in layers (scripts/bundle-library.mjs).
+await bundleLibrary(root, common);
 
 // The CLI: one CommonJS script, dist/cli/mcpwire.cjs, which bin/mcpwire.js runs with V8's code cache
 // (src/cli/code-cache.ts): Node 20 caches no ES module's compiled code, and compiling the CLI's modules

@@ -2,8 +2,9 @@
 // newline-delimited JSON-RPC over the child's pipes, with requests queued in one turn written with one
 // write and responses matched by id. It is the one client of the server and trace benchmarks and the lower
 // bound (the hand-written reader) of the client benchmark. Besides mcp-driver.mjs's commands:
-//   { op: 'cold', server? }   spawn a fresh server (the configured command, or `server`: another one),
-//                             time spawn -> initialize response, then stop it
+//   { op: 'cold', server?, env? }
+//                             spawn a fresh server (the configured command, or `server`: another one;
+//                             `env` added to this process's), time spawn -> initialize response, stop it
 //                             -> { ms, peakRssKiB } (the fresh server's peak RSS right after it answered)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,8 +14,11 @@ import { lineReader } from './raw-lines.mjs';
 
 const PROTOCOL_VERSION = '2025-11-25';
 
-function start(command, args) {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+function start(command, args, env) {
+  const child = spawn(command, args, {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    ...(env && { env: { ...process.env, ...env } }),
+  });
   const pending = new Map();
   let nextId = 1;
   let queue = [];
@@ -101,7 +105,7 @@ await driveMcp(
     async cold(command, args, message) {
       const [program, ...rest] = message.server ?? [command, ...args];
       const begin = performance.now();
-      const server = start(program, rest);
+      const server = start(program, rest, message.env);
       await server.initialize();
       const ms = performance.now() - begin;
       const peakRssKiB = processPeakRssKiB(server.child.pid);

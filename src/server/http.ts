@@ -9,7 +9,7 @@ import { ResourceServer } from '../transport/http/auth/resource-server.js';
 import type { HttpBinding } from '../transport/http/binding.js';
 import type { ListenOptions as EndpointListenOptions, HttpListener } from '../transport/http/listen.js';
 import {
-  createHttpHandler as createEndpoint,
+  createHttpEndpoint,
   type HttpHandlerOptions as EndpointOptions,
   type HttpHandler,
 } from '../transport/http/server-handler.js';
@@ -68,7 +68,7 @@ export function createHttpHandler(
   connect: (transport: Transport) => void,
   options: HttpHandlerOptions = {},
 ): HttpHandler {
-  return createEndpoint(connect, {
+  return createHttpEndpoint(connect, {
     ...bound(options),
     authorization: authorizationFor(options.authorization),
   });

@@ -64,40 +64,51 @@ describe('start-up of a stdio server', { timeout: 30_000 }, () => {
 });
 
 /**
- * The modules bundled into the files an entry loads before it runs: its own file and every chunk it
- * imports statically, transitively (dynamic imports load later, if ever). esbuild marks each module it
- * bundles with a `// dist/<path>.js` line.
+ * The modules bundled into the files an entry loads before it runs: its own file and every file it imports
+ * statically, transitively (dynamic imports load later, if ever), as `src/<path>.ts`, read from each
+ * file's source map (the build's maps lead back through tsc's to src/).
  */
-function staticModules(entry: string): Set<string> {
-  const modules = new Set<string>();
+function staticModules(entry: string): Set<string> & { files: number } {
+  const modules = new Set<string>() as Set<string> & { files: number };
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const [, module] of text.matchAll(/^\/\/ (dist\/\S+\.js)$/gm)) modules.add(module!);
-    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?from "(\.[^"]+)";?$/gms)) {
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) {
+      modules.add(
+        path
+          .relative(ROOT, path.resolve(path.dirname(file), source))
+          .split(path.sep)
+          .join('/'),
+      );
+    }
+    // Minified: `import{a}from"./chunks/core.js"`, `export{b}from"./x.js"`, `import"./y.js"`.
+    for (const [, specifier] of text.matchAll(/\b(?:from|import)\s*"(\.[^"]+)"/g)) {
       visit(path.resolve(path.dirname(file), specifier!));
     }
   };
   visit(path.join(ROOT, 'dist', entry));
+  modules.files = seen.size;
   return modules;
 }
 
 describe('the mcpwire/server entry', () => {
   it('loads the server and none of the client, the host, the gateway or the OAuth client', () => {
     const server = staticModules('server.js');
-    assert.ok(server.has('dist/server/server.js'), `McpServer is not in: ${[...server].join(', ')}`);
+    assert.ok(server.has('src/server/server.ts'), `McpServer is not in: ${[...server].join(', ')}`);
     const foreign = [...server].filter((module) =>
-      /^dist\/(client|host|gateway|inspect|cli)\/|^dist\/transport\/http\/(auth\/|client-transport)/.test(
-        module,
-      ),
+      /^src\/(client|host|gateway|inspect|cli)\/|^src\/transport\/http\//.test(module),
     );
     assert.deepEqual(foreign, []);
     // The whole package's entry does load them: the check above sees what it is meant to.
     const everything = staticModules('index.js');
-    assert.ok(everything.has('dist/client/client.js'));
+    assert.ok(everything.has('src/client/client.ts'));
     assert.ok(everything.size > server.size);
+    // Few files: each costs a resolve, a read and a compile before the first answer (scripts/bundle-library.mjs).
+    assert.equal(server.files, 2, 'mcpwire/server: itself and the core layer');
+    assert.equal(everything.files, 4, 'mcpwire: itself, the core, the later and the client layers');
   });
 
   it('exports the same classes as the whole package', async () => {

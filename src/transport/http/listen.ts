@@ -7,7 +7,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { Transport } from '../../jsonrpc/transport.js';
 import { protectedResourceMetadataHandler } from './auth/metadata-endpoint.js';
 import type { ResourceServer } from './auth/resource-server.js';
-import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './server-handler.js';
+import { createHttpEndpoint, type HttpHandler, type HttpHandlerOptions } from './server-handler.js';
 
 export interface ListenOptions extends Omit<HttpHandlerOptions, 'authorization'> {
   /**
@@ -50,7 +50,7 @@ export async function listenHttp(
   const url = `http://${shownHost}:${address.port}${endpoint}`;
   const authorization =
     typeof options.authorization === 'function' ? options.authorization(url) : options.authorization;
-  const handler = createHttpHandler(connect, {
+  const handler = createHttpEndpoint(connect, {
     ...options,
     authorization,
     // Bound to all interfaces, any Host is legitimate unless the user restricts it.

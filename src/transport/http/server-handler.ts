@@ -96,9 +96,10 @@ export type HttpHandler = ((request: IncomingMessage, response: ServerResponse) 
 
 /**
  * Makes a handler that serves MCP at whatever path it is mounted. `connect` is called with the transport
- * of each new session (for an McpServer: `(t) => server.connect(t)`).
+ * of each new session (for an McpServer: `(t) => server.connect(t)`). The transport's side of the public
+ * createHttpHandler (server/http.ts), which adds the server's binding and authorization.
  */
-export function createHttpHandler(
+export function createHttpEndpoint(
   connect: (transport: Transport) => void,
   options: HttpHandlerOptions,
 ): HttpHandler {
