@@ -4,12 +4,12 @@
 // writes nothing. Without a build, it says what to run. Needs the build (`npm run build`).
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { type CliRun, runCli } from '../support/run-cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'mcpwire.js');
@@ -20,32 +20,9 @@ const INITIALIZE = `${JSON.stringify({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
 })}\n`;
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the executable with `env` added; `input` is written to its stdin, which then ends. */
-function mcpwire(bin: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Ran> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: os.tmpdir(),
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the executable (`bin`) with `env` added, from the temporary folder; `input` on its stdin. */
+function mcpwire(bin: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliRun> {
+  return runCli(args, 60_000, { ...process.env, ...env }, { bin, input, cwd: os.tmpdir() });
 }
 
 /** The cache files in `folder`, by name, with what identifies each file's one write. */

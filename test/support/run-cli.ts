@@ -9,24 +9,39 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CliRunOptions {
+  /** Written to its standard input, which then ends (none by default). */
+  input?: string;
+  /** Another copy of bin/mcpwire.js. */
+  bin?: string;
+  /** Its working folder (the repository by default). */
+  cwd?: string;
+}
+
 /**
  * Runs `mcpwire ARGS`. The timeout is a failure limit, not a wait: a command that hangs is ended, so that
  * the test fails instead of the run hanging.
  */
-export function runCli(args: string[], timeoutMs = 100_000, env?: NodeJS.ProcessEnv): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  timeoutMs = 100_000,
+  env?: NodeJS.ProcessEnv,
+  options: CliRunOptions = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       timeout: timeoutMs,
       env: env ?? process.env,
     });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
     });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       stderr += text;
     });
     child.on('error', reject);
