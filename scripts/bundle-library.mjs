@@ -33,12 +33,13 @@ export async function bundleLibrary(root, common) {
     metafile: true,
   });
   const { inputs } = metafile;
-  const closure = (starts) => {
+  /** The modules `starts` import, transitively: statically only, or by any import (`dynamic`). */
+  const closure = (starts, dynamic = false) => {
     const found = new Set();
     const stack = [...starts];
     while (stack.length > 0) {
       for (const { path: next, kind, external } of inputs[stack.pop()].imports) {
-        if (external || kind !== 'import-statement' || found.has(next)) continue;
+        if (external || found.has(next) || (kind !== 'import-statement' && !dynamic)) continue;
         found.add(next);
         stack.push(next);
       }
@@ -47,15 +48,9 @@ export async function bundleLibrary(root, common) {
   };
   const entries = new Set(['dist/index.js', 'dist/jsonrpc.js', 'dist/server.js']);
   const core = closure(['dist/server.js', 'dist/jsonrpc.js']);
-  // What a server loads only when it needs it (HTTP, Redis) is a layer of its own: not in the client
-  // layer, which a server never loads, and in one file, not a dozen.
-  const later = new Set();
-  for (const module of core) {
-    for (const { path: next, kind, external } of inputs[module].imports) {
-      if (!external && kind === 'dynamic-import' && !core.has(next)) later.add(next);
-    }
-  }
-  for (const module of closure(later)) if (!core.has(module)) later.add(module);
+  // Whatever else a server may load (HTTP, authorization, Redis), when it needs it, is a layer of its own:
+  // in one file, not a dozen, and apart from the client layer, which a server never loads.
+  const later = new Set([...closure(core, true)].filter((module) => !core.has(module)));
   const client = new Set(
     [...closure(['dist/index.js'])].filter((module) => !core.has(module) && !later.has(module)),
   );
@@ -76,9 +71,10 @@ export async function bundleLibrary(root, common) {
   /**
    * Makes the modules of other layers external to a build, imported from their layer's file instead:
    * `layers` pairs a set of modules with the file (from the build's output), `lazyFiles` maps each lazy
-   * entry to its file's name, found in `lazyDir`.
+   * entry to its file's name, found in `lazyDir`. Only the modules in `own` may be bundled: any other
+   * would be a second copy of a module (a second class of one name), and stops the build.
    */
-  const layered = (layers, lazyFiles = new Map(), lazyDir = '.') => ({
+  const layered = (own, layers, lazyFiles = new Map(), lazyDir = '.') => ({
     name: 'mcpwire-layers',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /^\./ }, (args) => {
@@ -86,7 +82,9 @@ export async function bundleLibrary(root, common) {
         const module = moduleOf(args);
         for (const [modules, file] of layers) if (modules.has(module)) return { path: file, external: true };
         const lazyFile = lazyFiles.get(module);
-        return lazyFile ? { path: `${lazyDir}/${lazyFile}`, external: true } : undefined;
+        if (lazyFile) return { path: `${lazyDir}/${lazyFile}`, external: true };
+        if (own.has(module)) return undefined;
+        throw new Error(`${module}, imported by ${key(args.importer)}, is in none of this build's layers`);
       });
     },
   });
@@ -108,40 +106,58 @@ export async function bundleLibrary(root, common) {
   );
   /**
    * The names a module passes on from another (`export { a, b as c } from '...'`, or `import { a }` then
-   * `export { a }`), as tsc wrote them.
+   * `export { a }`), as tsc wrote them: each exported name with the module and name it comes from.
    */
   const passedOnCache = new Map();
   const passedOn = (module) => {
     if (passedOnCache.has(module)) return passedOnCache.get(module);
-    const names = new Set();
-    passedOnCache.set(module, names);
+    const passed = new Map();
+    passedOnCache.set(module, passed);
     const source = readFileSync(path.join(root, module), 'utf8');
-    const items = (list) => list.split(',').map((item) => item.trim().split(/\s+as\s+/));
-    const imported = new Set();
-    for (const [, list] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s/g)) {
-      for (const parts of items(list)) if (parts.at(-1)) imported.add(parts.at(-1));
+    const items = (list) =>
+      list
+        .split(',')
+        .map((item) => item.trim().split(/\s+as\s+/))
+        .filter((parts) => parts[0]);
+    const from = (specifier) => key(path.resolve(root, path.dirname(module), specifier));
+    const imported = new Map();
+    for (const [, list, specifier] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+      for (const parts of items(list))
+        imported.set(parts.at(-1), { module: from(specifier), name: parts[0] });
     }
-    for (const [, list, from] of source.matchAll(/export\s*\{([^}]*)\}\s*(from\s)?/g)) {
+    for (const [, list, specifier] of source.matchAll(/export\s*\{([^}]*)\}\s*(?:from\s*'([^']+)')?/g)) {
       for (const parts of items(list)) {
-        if (parts[0] && (from || imported.has(parts[0]))) names.add(parts.at(-1));
+        const origin = specifier ? { module: from(specifier), name: parts[0] } : imported.get(parts[0]);
+        if (origin) passed.set(parts.at(-1), origin);
       }
     }
-    return names;
+    return passed;
+  };
+  /** The module that declares what `module` exports as `name`, following what passes it on. */
+  const declarer = (module, name) => {
+    for (let at = { module, name }, hops = 0; hops < 50; hops++) {
+      const next = passedOn(at.module).get(at.name);
+      if (!next) return `${at.module}#${at.name}`;
+      at = next;
+    }
+    throw new Error(`${module} passes on ${name} in a loop`);
   };
   const layerEntry = (modules) => {
     const exporters = new Map();
     for (const module of [...modules].sort()) {
-      for (const name of exportsOf.get(module) ?? [])
+      for (const name of exportsOf.get(module) ?? []) {
         exporters.set(name, [...(exporters.get(name) ?? []), module]);
+      }
     }
-    // Each name from the module that declares it; one that only passes on another's is not a second owner.
+    // A name two modules export must be one binding (one passes on the other's); otherwise the layer's
+    // entry could only pick one, and the other module's importers would get the wrong one.
     const owner = new Map();
     for (const [name, all] of exporters) {
-      const declaring = all.filter((module) => !passedOn(module).has(name));
-      if (declaring.length > 1) {
-        throw new Error(`${declaring.join(' and ')} both export ${name}: one layer, one name for one thing`);
+      const bindings = new Set(all.map((module) => declarer(module, name)));
+      if (bindings.size > 1) {
+        throw new Error(`${all.join(' and ')} export different things as ${name}: one name for one thing`);
       }
-      owner.set(name, declaring[0] ?? all[0]);
+      owner.set(name, all.find((module) => !passedOn(module).has(name)) ?? all[0]);
     }
     const byModule = new Map([...modules].sort().map((module) => [module, []]));
     for (const [name, module] of owner) byModule.get(module).push(name);
@@ -166,7 +182,7 @@ export async function bundleLibrary(root, common) {
     entryNames: 'lazy-[name]-[hash]',
     chunkNames: 'lazy-[hash]',
     metafile: true,
-    plugins: [layered(layerFiles('.'))],
+    plugins: [layered(lazy, layerFiles('.'))],
   });
   const lazyFiles = new Map(
     Object.entries(lazyBuild.metafile.outputs)
@@ -181,6 +197,7 @@ export async function bundleLibrary(root, common) {
       outfile: path.join(chunks, `${layer.name}.js`),
       plugins: [
         layered(
+          layer.modules,
           layerFiles('.').filter(([modules]) => modules !== layer.modules),
           lazyFiles,
         ),
@@ -193,6 +210,6 @@ export async function bundleLibrary(root, common) {
     splitting: false,
     entryPoints: [...entries].map((module) => path.join(root, module)),
     outdir: dist,
-    plugins: [layered(layerFiles('./chunks'), lazyFiles, './chunks')],
+    plugins: [layered(new Set(), layerFiles('./chunks'), lazyFiles, './chunks')],
   });
 }

@@ -7,11 +7,13 @@
 // The cache is an optimisation and nothing else: any failure to read, check or write it runs the script
 // compiled from source, silently (stdout is the protocol's; this module never writes anything but the
 // cache). What it trusts:
-// - the script it runs, by the SHA-256 the build wrote on the script's first line, which the cache file
-//   repeats: a cache made for other source is never used (V8 itself only compares the source's length,
-//   its own version and its flags, and runs the bytecode of another script of the same length);
-// - the folder, only if it is the user's own: not a link, owned by this user, writable by nobody else. A
-//   cache is code, and the default folder is under the system's temporary folder, shared by every user.
+// - the script it runs, by the SHA-256 the build wrote on the script's first line and by the file's size
+//   and time of change, which the cache file repeats: a cache made for other source, or for the script
+//   before an edit, is never used (V8 itself only compares the source's length, its own version and its
+//   flags, and runs the bytecode of another script of the same length);
+// - the folder and each cache file, only if they are the user's own: not a link, owned by this user,
+//   writable by nobody else. A cache is code, and the default folder is under the system's temporary
+//   folder, shared by every user (on Windows, the user's local application data instead).
 // Each command has its cache (`serve`, `call`...): a cache holds the functions compiled by the time it was
 // made, and `mcpwire --version`'s would do little for `mcpwire serve`.
 
@@ -23,8 +25,8 @@ const vm = process.getBuiltinModule('node:vm') as typeof import('node:vm');
 
 /** The first line of a script built for this loader: `// mcpwire-script sha256=<64 hex digits>`. */
 const STAMP = /^\/\/ mcpwire-script sha256=([0-9a-f]{64})\n/;
-/** A cache file: this header, the script's hash, then V8's bytes. */
-const HEADER = 'mcpwire-code-cache 1 ';
+/** A cache file: this header, the script's hash, size and time of change, then V8's bytes. */
+const HEADER = 'mcpwire-code-cache 2 ';
 
 export type CodeCacheState =
   /** No folder to keep caches in (turned off, or not safe to use). */
@@ -58,11 +60,19 @@ export interface CodeCacheRun {
 }
 
 /** The folder for caches from the environment: MCPWIRE_CODE_CACHE=off|<folder>, NODE_DISABLE_COMPILE_CACHE. */
-export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function codeCacheFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   const chosen = env.MCPWIRE_CODE_CACHE;
   // Node's own switch for its compile cache turns this one off too: one answer to "no cached code".
   if (chosen === 'off' || (env.NODE_DISABLE_COMPILE_CACHE ?? '') !== '') return undefined;
   if (chosen) return path.resolve(chosen);
+  // Windows: the user's own local application data (the temporary folder of a service running as SYSTEM
+  // is shared with every user, and Windows folders have no owner to check here); none, no cache.
+  if (platform === 'win32') {
+    return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'mcpwire', 'code-cache') : undefined;
+  }
   const os = process.getBuiltinModule('node:os') as typeof import('node:os');
   const user = typeof process.getuid === 'function' ? `-${process.getuid()}` : '';
   return path.join(os.tmpdir(), `mcpwire-code-cache${user}`);
@@ -71,7 +81,10 @@ export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string | 
 /** Runs the CommonJS script `scriptFile` (built with its stamp), with its code cache when there is one. */
 export function runWithCodeCache(scriptFile: string, options: CodeCacheOptions): CodeCacheRun {
   const source = fs.readFileSync(scriptFile, 'utf8');
-  const hash = STAMP.exec(source)?.[1];
+  const stamp = STAMP.exec(source)?.[1];
+  // The stamp names the script as built; its size and time of change, the file as it is now: a script
+  // edited in place (patched, by hand) never runs the bytecode of what it was.
+  const hash = stamp && `${stamp} ${scriptIdentity(scriptFile)}`;
   const folder = hash === undefined ? undefined : safeFolder(options.folder);
   // Named by command and Node, not by script: a new build's cache replaces the last one's, so the folder
   // holds a file per command and Node version however often mcpwire is rebuilt or upgraded.
@@ -124,38 +137,46 @@ function builtinOnly(id: string): unknown {
   return builtin;
 }
 
+function scriptIdentity(file: string): string {
+  const stat = fs.statSync(file);
+  return `${stat.size} ${stat.mtimeMs}`;
+}
+
+/** Owned by this user and writable by nobody else (always true on Windows: no such owners or modes). */
+function isPrivate(stat: import('node:fs').Stats): boolean {
+  return typeof process.getuid !== 'function' || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+}
+
 /** The folder if it is safe to keep code in (made, private, if missing); undefined if not. */
 function safeFolder(folder: string | undefined): string | undefined {
   if (folder === undefined) return undefined;
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(folder);
-    if (!stat.isDirectory()) return undefined;
-    // Windows has no owners or modes in this sense; its temporary folder is the user's own.
-    if (
-      typeof process.getuid === 'function' &&
-      (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)
-    ) {
-      return undefined;
-    }
-    return folder;
+    return stat.isDirectory() && isPrivate(stat) ? folder : undefined;
   } catch {
     return undefined;
   }
 }
 
 function readCache(file: string, hash: string): Buffer | undefined {
-  let bytes: Buffer;
+  let fd: number | undefined;
   try {
-    bytes = fs.readFileSync(file);
+    // Checked as opened, not by name first: what is read is what was checked.
+    fd = fs.openSync(file, 'r');
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || !isPrivate(stat)) return undefined;
+    const bytes = fs.readFileSync(fd);
+    const header = `${HEADER}${hash}\n`;
+    // A cache for other source (or a damaged one) counts as none: it is written again.
+    if (bytes.length <= header.length || bytes.toString('latin1', 0, header.length) !== header)
+      return undefined;
+    return bytes.subarray(header.length);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
-  const header = `${HEADER}${hash}\n`;
-  // A cache for other source (or a damaged one) counts as none: it is written again.
-  if (bytes.length <= header.length || bytes.toString('latin1', 0, header.length) !== header)
-    return undefined;
-  return bytes.subarray(header.length);
 }
 
 function writeLater(script: Script, file: string, hash: string, options: CodeCacheOptions): Promise<boolean> {

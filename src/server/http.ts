@@ -79,9 +79,9 @@ export async function listenHttp(
   connect: (transport: Transport) => void,
   options: ListenOptions = {},
 ): Promise<HttpListener> {
-  const { listenHttp: listenEndpoint } = await import('../transport/http/listen.js');
+  const { listenHttpEndpoint } = await import('../transport/http/listen.js');
   const { authorization } = options;
-  return listenEndpoint(connect, {
+  return listenHttpEndpoint(connect, {
     ...bound(options),
     authorization: authorization && ((url: string) => authorizationFor(authorization, url)!),
   });

@@ -14,6 +14,7 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,6 +22,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { codeCacheFolder, runWithCodeCache } from '../../src/cli/code-cache.js';
+
+/** When the test scripts were written, in seconds. */
+const WRITTEN_AT = 1_700_000_000;
 
 let work: string;
 let folder: string;
@@ -39,6 +43,8 @@ function script(body: string, name = 'script.cjs'): string {
   const hash = createHash('sha256').update(unstamped).digest('hex');
   const file = path.join(work, name);
   writeFileSync(file, unstamped.replace('0'.repeat(64), hash));
+  // A whole second, which copies keep exactly.
+  utimesSync(file, WRITTEN_AT, WRITTEN_AT);
   return file;
 }
 
@@ -62,6 +68,9 @@ let runs = 0;
 function run(file: string, options: { folder?: string } = { folder }) {
   const copy = path.join(work, `run-${++runs}-${path.basename(file)}`);
   copyFileSync(file, copy);
+  // The same file for the cache: the same size and time of change.
+  const { mtimeMs } = statSync(file);
+  utimesSync(copy, mtimeMs / 1000, mtimeMs / 1000);
   const reports: unknown[] = [];
   const { written, ...result } = runWithCodeCache(copy, {
     folder: options.folder,
@@ -133,11 +142,49 @@ describe('runWithCodeCache', () => {
 
   it('one cache a command: a name that is not a lower-case word is "main", never a path', async () => {
     const file = script(PROBE_BODY);
+    const alive = setInterval(() => {}, 60_000);
     for (const name of ['../escape', 'Serve', '', '--version']) {
-      const result = runWithCodeCache(file, { folder, name, writeAfter: 0, require: () => () => {} });
+      const result = runWithCodeCache(file, {
+        folder,
+        name,
+        writeAfter: 0,
+        require: () => () => {},
+        import: async () => ({}),
+      });
       assert.equal(path.dirname(result.file!), folder);
       assert.match(path.basename(result.file!), /^main-/);
+      await result.written;
     }
+    clearInterval(alive);
+    assert.deepEqual(readdirSync(folder), [`main-${process.versions.v8}-${process.arch}.cache`]);
+  });
+
+  it('a script edited in place, stamp and length unchanged, does not run the bytecode of what it was', async () => {
+    const file = script(PROBE_BODY);
+    const first = run(file);
+    await first.written;
+    // A patch of the built script (by hand, or by a tool that patches packages): the same length, the
+    // same stamp, another value. V8 alone would take the cache and answer 42.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('twice(21)', 'twice(22)'));
+    utimesSync(file, WRITTEN_AT + 60, WRITTEN_AT + 60);
+    const edited = run(file);
+    assert.equal(edited.state, 'missing');
+    assert.equal((edited.reports[0] as { value: number }).value, 44);
+  });
+
+  it('a cache file others can write to is not read', {
+    skip: process.platform === 'win32' ? 'no modes on Windows' : false,
+  }, async () => {
+    const file = script(PROBE_BODY);
+    const first = run(file);
+    await first.written;
+    chmodSync(first.file!, 0o666);
+    const shared = run(file);
+    assert.equal(shared.state, 'missing');
+    assert.equal(await shared.written, true);
+    // Written again, privately.
+    assert.equal(statSync(first.file!).mode & 0o777, 0o600);
+    assert.equal(run(file).state, 'used');
   });
 
   it('a cache V8 refuses (damaged bytes after a right header) is not used and is written again', async () => {
@@ -231,6 +278,16 @@ describe('codeCacheFolder', () => {
 
   it("by default, the user's own folder under the system's temporary folder", () => {
     const user = typeof process.getuid === 'function' ? `-${process.getuid()}` : '';
-    assert.equal(codeCacheFolder({}), path.join(os.tmpdir(), `mcpwire-code-cache${user}`));
+    assert.equal(codeCacheFolder({}, 'linux'), path.join(os.tmpdir(), `mcpwire-code-cache${user}`));
+  });
+
+  it("on Windows, the user's local application data; without it, none", () => {
+    const local = path.join(work, 'AppData', 'Local');
+    assert.equal(
+      codeCacheFolder({ LOCALAPPDATA: local }, 'win32'),
+      path.join(local, 'mcpwire', 'code-cache'),
+    );
+    assert.equal(codeCacheFolder({}, 'win32'), undefined);
+    assert.equal(codeCacheFolder({ MCPWIRE_CODE_CACHE: work }, 'win32'), work);
   });
 });

@@ -66,6 +66,7 @@ describe('the mcpwire executable and its code cache', { timeout: 60_000 }, () =>
     const folder = path.join(work, 'serve');
     const env = { MCPWIRE_CODE_CACHE: folder };
     const answers: unknown[] = [];
+    let afterFirst: Map<string, string> | undefined;
     for (let run = 0; run < 2; run++) {
       const ran = await mcpwire(BIN, ['serve', 'everything'], env, INITIALIZE);
       assert.equal(ran.code, 0, ran.stderr);
@@ -74,6 +75,9 @@ describe('the mcpwire executable and its code cache', { timeout: 60_000 }, () =>
       const answer = JSON.parse(lines[0]!) as { id: number; result: { serverInfo: { name: string } } };
       assert.equal(answer.id, 1);
       answers.push(answer);
+      // The second run used the first's cache: one V8 refused would have been written again.
+      if (run === 0) afterFirst = caches(folder);
+      else assert.deepEqual(caches(folder), afterFirst);
     }
     assert.deepEqual(answers[1], answers[0]);
     const written = [...caches(folder).keys()];
@@ -96,6 +100,7 @@ describe('the mcpwire executable and its code cache', { timeout: 60_000 }, () =>
         params: { name: 'search_files', arguments: { path: '.', pattern: '*.txt' } },
       })}\n`,
     ].join('');
+    let afterFirst: Map<string, string> | undefined;
     for (let run = 0; run < 2; run++) {
       const ran = await mcpwire(
         BIN,
@@ -113,6 +118,9 @@ describe('the mcpwire executable and its code cache', { timeout: 60_000 }, () =>
       assert.match(answer.result.content[0]!.text, /note\.txt/);
       // No warning of an experimental feature, nor anything else.
       assert.equal(ran.stderr, '');
+      // The second run used the first's cache: one V8 refused would have been written again.
+      if (run === 0) afterFirst = caches(folder);
+      else assert.deepEqual(caches(folder), afterFirst);
     }
     assert.equal(caches(folder).size, 1);
   });

@@ -65,11 +65,12 @@ describe('start-up of a stdio server', { timeout: 30_000 }, () => {
 
 /**
  * The modules bundled into the files an entry loads before it runs: its own file and every file it imports
- * statically, transitively (dynamic imports load later, if ever), as `src/<path>.ts`, read from each
- * file's source map (the build's maps lead back through tsc's to src/).
+ * statically, transitively, as `src/<path>.ts`, read from each file's source map (the build's maps lead
+ * back through tsc's to src/). With `dynamic`, what it may load later too (its `import()`s).
  */
-function staticModules(entry: string): Set<string> & { files: number } {
+function staticModules(entry: string, dynamic = false): Set<string> & { files: number } {
   const modules = new Set<string>() as Set<string> & { files: number };
+  const imports = dynamic ? /\b(?:from|import)\s*\(?"(\.[^"]+)"/g : /\b(?:from|import)\s*"(\.[^"]+)"/g;
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -85,7 +86,7 @@ function staticModules(entry: string): Set<string> & { files: number } {
       );
     }
     // Minified: `import{a}from"./chunks/core.js"`, `export{b}from"./x.js"`, `import"./y.js"`.
-    for (const [, specifier] of text.matchAll(/\b(?:from|import)\s*"(\.[^"]+)"/g)) {
+    for (const [, specifier] of text.matchAll(imports)) {
       visit(path.resolve(path.dirname(file), specifier!));
     }
   };
@@ -109,6 +110,14 @@ describe('the mcpwire/server entry', () => {
     // Few files: each costs a resolve, a read and a compile before the first answer (scripts/bundle-library.mjs).
     assert.equal(server.files, 2, 'mcpwire/server: itself and the core layer');
     assert.equal(everything.files, 4, 'mcpwire: itself, the core, the later and the client layers');
+  });
+
+  it('never loads the client layer, whatever it serves (HTTP, authorization, a fleet)', () => {
+    const any = staticModules('server.js', true);
+    assert.ok(any.has('src/transport/http/session-transport.ts'), 'the HTTP transport is within reach');
+    const foreign = [...any].filter((module) => /^src\/(client|host|gateway|inspect|cli)\//.test(module));
+    assert.deepEqual(foreign, []);
+    assert.equal(any.files, 3, 'mcpwire/server: itself, the core and, for HTTP, the later layer');
   });
 
   it('exports the same classes as the whole package', async () => {

@@ -35,6 +35,8 @@ export function runCli(
       timeout: timeoutMs,
       env: env ?? process.env,
     });
+    // A command that exits before reading its input closes the pipe: that is its answer, not an error here.
+    child.stdin?.on('error', () => {});
     if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';

@@ -30,7 +30,8 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-export async function listenHttp(
+/** The transport's side of the public listenHttp (server/http.ts): the endpoint on a port of its own. */
+export async function listenHttpEndpoint(
   connect: (transport: Transport) => void,
   options: ListenOptions,
 ): Promise<HttpListener> {
