@@ -56,42 +56,6 @@ describe('mcpwire shell', () => {
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('completes tool and argument names with Tab and runs the call', { timeout: 30_000 }, async () => {
-    const command = `${process.execPath} ${bin} shell -- ${process.execPath} ${bin} serve fs --root ${folder}`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { ...process.env, NO_COLOR: '1', HOME: folder, TERM: 'xterm' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    const waitFor = (pattern: RegExp) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(screen)) {
-            child.stdout.off('data', onData);
-            resolve();
-          }
-        };
-        const onData = (chunk: Buffer) => {
-          screen += chunk.toString();
-          check();
-        };
-        child.stdout.on('data', onData);
-        child.once('exit', () => reject(new Error(`the shell exited; screen:\n${screen}`)));
-        check();
-      });
-    await waitFor(/mcp> /);
-    // "list_d" + Tab completes the tool, "p" + Tab the argument name.
-    child.stdin.write('call list_d\t');
-    await waitFor(/call list_directory /);
-    child.stdin.write('p\t');
-    await waitFor(/call list_directory path=/);
-    child.stdin.write('.\r');
-    await waitFor(/\[FILE\] note\.txt/);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.stdin.write('exit\r');
-    assert.equal(await exited, 0);
-  });
-
   /** The pseudo-terminals of the test that runs: a failed test leaves none behind (their shells get SIGHUP). */
   const terminals = new Set<ChildProcessWithoutNullStreams>();
   afterEach(async () => {
@@ -143,6 +107,22 @@ describe('mcpwire shell', () => {
       },
     };
   }
+  it('completes tool and argument names with Tab and runs the call', { timeout: 30_000 }, async () => {
+    const shell = pty(
+      `${process.execPath} ${bin} shell -- ${process.execPath} ${bin} serve fs --root ${folder}`,
+    );
+    await shell.waitFor(/mcp> /);
+    // "list_d" + Tab completes the tool, "p" + Tab the argument name.
+    shell.child.stdin.write('call list_d\t');
+    await shell.waitFor(/call list_directory /);
+    shell.child.stdin.write('p\t');
+    await shell.waitFor(/call list_directory path=/);
+    shell.child.stdin.write('.\r');
+    await shell.waitFor(/\[FILE\] note\.txt/);
+    shell.child.stdin.write('exit\r');
+    assert.equal(await shell.exited, 0);
+  });
+
   const everything = `${process.execPath} ${bin} shell -- ${process.execPath} ${bin} serve everything`;
 
   it('bug: Ctrl-C did not cancel a call and left a dead prompt; it cancels it, and the prompt works', {
