@@ -7,17 +7,18 @@
 const path = require('node:path');
 
 const script = path.join(__dirname, '..', 'dist', 'cli', 'mcpwire.cjs');
-let cache;
 try {
-  cache = require('../dist/cli/code-cache.cjs');
-  require('node:fs').accessSync(script);
+  const cache = require('../dist/cli/code-cache.cjs');
+  cache.runWithCodeCache(script, {
+    folder: cache.codeCacheFolder(),
+    // One cache a command (serve, call...); options alone (--version) and the rest share one.
+    name: process.argv[2] ?? '',
+  });
 } catch (error) {
-  if (error?.code !== 'MODULE_NOT_FOUND' && error?.code !== 'ENOENT') throw error;
+  const unbuilt =
+    (error?.code === 'MODULE_NOT_FOUND' && /code-cache\.cjs/.test(error.message)) ||
+    (error?.code === 'ENOENT' && error.path === script);
+  if (!unbuilt) throw error;
   process.stderr.write('mcpwire: the build is missing; run "npm run build" (or "npm ci") first.\n');
   process.exit(1);
 }
-cache.runWithCodeCache(script, {
-  folder: cache.codeCacheFolder(),
-  // One cache a command (serve, call...); options alone (--version) and the rest share one.
-  name: process.argv[2] ?? '',
-});

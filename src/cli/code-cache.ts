@@ -80,12 +80,12 @@ export function codeCacheFolder(
 
 /** Runs the CommonJS script `scriptFile` (built with its stamp), with its code cache when there is one. */
 export function runWithCodeCache(scriptFile: string, options: CodeCacheOptions): CodeCacheRun {
-  const source = fs.readFileSync(scriptFile, 'utf8');
+  const { source, size, mtimeMs } = readScript(scriptFile);
   const stamp = STAMP.exec(source)?.[1];
-  // The stamp names the script as built; its size and time of change, the file as it is now: a script
-  // edited in place (patched, by hand) never runs the bytecode of what it was.
-  const hash = stamp && `${stamp} ${scriptIdentity(scriptFile)}`;
-  const folder = hash === undefined ? undefined : safeFolder(options.folder);
+  // The stamp names the script as built; its size and time of change, the file as read: a script edited
+  // in place (patched, by hand) never runs the bytecode of what it was.
+  const header = stamp && `${HEADER}${stamp} ${size} ${mtimeMs}\n`;
+  const folder = header === undefined ? undefined : safeFolder(options.folder);
   // Named by command and Node, not by script: a new build's cache replaces the last one's, so the folder
   // holds a file per command and Node version however often mcpwire is rebuilt or upgraded.
   const name = /^[a-z][a-z-]{0,31}$/.test(options.name) ? options.name : 'main';
@@ -93,7 +93,7 @@ export function runWithCodeCache(scriptFile: string, options: CodeCacheOptions):
     folder === undefined
       ? undefined
       : path.join(folder, `${name}-${process.versions.v8}-${process.arch}.cache`);
-  const cachedData = file === undefined ? undefined : readCache(file, hash!);
+  const cachedData = file === undefined ? undefined : readCache(file, header!);
   // The module wrapper CommonJS gives a file, on the script's first line so that its lines keep their
   // numbers, and __import: the script loads packages (ajv, jose, redis) with this module's import(), as
   // one compiled from a code cache cannot call import() itself (see scripts/bundle-entries.mjs).
@@ -110,7 +110,7 @@ export function runWithCodeCache(scriptFile: string, options: CodeCacheOptions):
           ? 'rejected'
           : 'used';
   const written =
-    state === 'missing' || state === 'rejected' ? writeLater(script, file!, hash!, options) : done;
+    state === 'missing' || state === 'rejected' ? writeLater(script, file!, header!, options) : done;
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(
@@ -137,9 +137,15 @@ function builtinOnly(id: string): unknown {
   return builtin;
 }
 
-function scriptIdentity(file: string): string {
-  const stat = fs.statSync(file);
-  return `${stat.size} ${stat.mtimeMs}`;
+/** The script's text, with the size and time of change of the file it was read from (one open). */
+function readScript(file: string): { source: string; size: number; mtimeMs: number } {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const { size, mtimeMs } = fs.fstatSync(fd);
+    return { source: fs.readFileSync(fd, 'utf8'), size, mtimeMs };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Owned by this user and writable by nobody else (always true on Windows: no such owners or modes). */
@@ -159,7 +165,8 @@ function safeFolder(folder: string | undefined): string | undefined {
   }
 }
 
-function readCache(file: string, hash: string): Buffer | undefined {
+/** V8's bytes of the cache file, if it is private and its header is `header`. */
+function readCache(file: string, header: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     // Checked as opened, not by name first: what is read is what was checked.
@@ -167,7 +174,6 @@ function readCache(file: string, hash: string): Buffer | undefined {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile() || !isPrivate(stat)) return undefined;
     const bytes = fs.readFileSync(fd);
-    const header = `${HEADER}${hash}\n`;
     // A cache for other source (or a damaged one) counts as none: it is written again.
     if (bytes.length <= header.length || bytes.toString('latin1', 0, header.length) !== header)
       return undefined;
@@ -179,14 +185,19 @@ function readCache(file: string, hash: string): Buffer | undefined {
   }
 }
 
-function writeLater(script: Script, file: string, hash: string, options: CodeCacheOptions): Promise<boolean> {
+function writeLater(
+  script: Script,
+  file: string,
+  header: string,
+  options: CodeCacheOptions,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const write = (exitCode?: number) => {
       clearTimeout(timer);
       process.off('exit', write);
       // A usage error (an unknown command, a wrong option) ran next to nothing, under a name that may be a
       // typo: a cache of it would be a file of no use.
-      resolve(exitCode === 2 ? false : writeCache(script, file, hash));
+      resolve(exitCode === 2 ? false : writeCache(script, file, header));
     };
     // Unreferenced: the cache never keeps a process alive. A run shorter than the wait writes it as it exits.
     const timer = setTimeout(() => write(), options.writeAfter ?? 1000);
@@ -195,12 +206,12 @@ function writeLater(script: Script, file: string, hash: string, options: CodeCac
   });
 }
 
-function writeCache(script: Script, file: string, hash: string): boolean {
+function writeCache(script: Script, file: string, header: string): boolean {
   // Written aside and renamed into place: processes started together never read half a file.
   const partial = `${file}.${process.pid}.partial`;
   try {
     const data = script.createCachedData();
-    fs.writeFileSync(partial, Buffer.concat([Buffer.from(`${HEADER}${hash}\n`, 'latin1'), data]), {
+    fs.writeFileSync(partial, Buffer.concat([Buffer.from(header, 'latin1'), data]), {
       mode: 0o600,
     });
     fs.renameSync(partial, file);
