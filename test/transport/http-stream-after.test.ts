@@ -129,6 +129,27 @@ describe('Deadlines', () => {
     assert.equal(deadlines.size, 0);
   });
 
+  it('keeps every other deadline when one is deleted from any place, and holds an entry once', async () => {
+    let clock = 0;
+    const deadlines = new Deadlines(() => clock);
+    const fired: string[] = [];
+    const done = deferred();
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => entry(5, fired, name));
+    for (const e of [a!, b!, c!, d!]) deadlines.add(e);
+    deadlines.add(b!);
+    // Deleting the first moves the last into its place; that one, deleted next, must go from there.
+    deadlines.delete(a!);
+    deadlines.delete(d!);
+    deadlines.delete(a!);
+    assert.equal(deadlines.size, 2);
+    // One that fires adds another already due: it fires too, without waiting for a later deadline.
+    deadlines.add({ at: 5, fire: () => deadlines.add(entry(5, fired, 'added', done.resolve)) });
+    clock = 10;
+    await done.promise;
+    assert.deepEqual(fired.sort(), ['added', 'b', 'c']);
+    assert.equal(deadlines.size, 0);
+  });
+
   it('fires a deadline moved later only once it is due', async () => {
     let clock = 0;
     const deadlines = new Deadlines(() => clock);

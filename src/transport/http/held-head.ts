@@ -87,7 +87,7 @@ export function endSse(stream: HeldStream): void {
     if (streamedPending()) releaseStreamed(held);
     return;
   }
-  writeWholeBody(response, 200, { ...stream.headers, ...SSE_HEADERS }, held.map(asSseEvent));
+  writeWholeBody(response, 200, stream.headers, SSE_HEADERS, held.map(asSseEvent));
 }
 
 /**

@@ -59,7 +59,9 @@ export async function listenHttpEndpoint(
   });
   const metadata = authorization ? protectedResourceMetadataHandler(authorization) : undefined;
   route = (request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
+    const target = request.url ?? '/';
+    const query = target.indexOf('?');
+    const path = query === -1 ? target : target.slice(0, query);
     if (metadata && path === authorization?.metadataPath) {
       metadata(request, response);
       return;

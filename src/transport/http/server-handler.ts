@@ -366,9 +366,9 @@ export function createHttpEndpoint(
       return;
     }
     const accept = String(request.headers.accept ?? '*/*');
-    const anything = /\*\/\*/.test(accept);
-    const acceptsJson = anything || /application\/json/.test(accept);
-    const acceptsSse = anything || /text\/event-stream/.test(accept);
+    const anything = accept.includes('*/*');
+    const acceptsJson = anything || accept.includes('application/json');
+    const acceptsSse = anything || accept.includes('text/event-stream');
     if (!acceptsJson && !acceptsSse) {
       reply(response, 406, 'Not Acceptable: accept application/json and text/event-stream');
       return;

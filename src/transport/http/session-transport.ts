@@ -58,7 +58,7 @@ import {
   releaseAtTurnEnd,
   takeHeld,
 } from './held-head.js';
-import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { formatSseEvent, headOf, JSON_HEADERS, SSE_HEADERS } from './sse.js';
 import { asJson, writeWholeBody } from './whole-body.js';
 
 interface Stream extends HeldStream {
@@ -248,10 +248,12 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       }
       body = Array.isArray(body) ? items : items[0];
     }
-    const requestIds = items.flatMap((item) => {
+    // A loop, not flatMap: V8 runs flatMap generically, and this is every POST (issue 21).
+    const requestIds: JsonRpcId[] = [];
+    for (const item of items) {
       const c = classify(item);
-      return c.kind === 'request' ? [c.message.id] : [];
-    });
+      if (c.kind === 'request') requestIds.push(c.message.id);
+    }
     if (requestIds.length === 0) {
       response.writeHead(202, headers).end();
       this.handlers?.message(body, info);
@@ -264,7 +266,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     const reused = requestIds.find((id) => this.requestStream.has(id));
     if (reused !== undefined) {
       response
-        .writeHead(400, { ...headers, 'Content-Type': 'application/json' })
+        .writeHead(400, headOf(headers, JSON_HEADERS))
         .end(
           JSON.stringify(
             errorBody(
@@ -350,7 +352,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
         return;
       }
       if (streamId !== undefined) {
-        response.writeHead(200, { ...headers, ...SSE_HEADERS });
+        response.writeHead(200, headOf(headers, SSE_HEADERS));
         // Node holds the headers until the first write: with nothing to replay, the client's GET got no
         // answer at all until the server next sent a message on the stream.
         response.flushHeaders();
@@ -378,7 +380,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     const existing = this.streams.get(this.standaloneId);
     if (existing?.response) {
       response
-        .writeHead(409, { ...headers, 'Content-Type': 'application/json' })
+        .writeHead(409, headOf(headers, JSON_HEADERS))
         .end(JSON.stringify(errorBody('Conflict: this session already has an open GET stream')));
       return;
     }
@@ -389,7 +391,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     const stream = existing ?? getStream(this.standaloneId, undefined, headers);
     stream.response = response;
     this.openStream(stream);
-    response.writeHead(200, { ...headers, ...SSE_HEADERS });
+    response.writeHead(200, headOf(headers, SSE_HEADERS));
     await this.prime(stream);
     response.on('close', () => {
       if (stream.response === response) stream.response = undefined;
@@ -613,7 +615,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       const response = open.response;
       // A client gone before the head went out has no event id to resume from: nothing to store.
       if (!response) return;
-      response.writeHead(200, { ...open.headers, ...SSE_HEADERS });
+      response.writeHead(200, headOf(open.headers, SSE_HEADERS));
       // Node keeps a head until the first write: a stream with nothing to write yet would look stalled.
       if (!this.options.eventStore && held.length === 0) response.flushHeaders();
       const primed = this.prime(open);
@@ -736,7 +738,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (stream.mode === 'json') {
       // Notifications related to these requests cannot travel in a JSON body; only responses do.
       const responses = stream.collected.filter((m) => !('method' in m));
-      writeWholeBody(response, 200, { ...stream.headers, 'Content-Type': 'application/json' }, [
+      writeWholeBody(response, 200, stream.headers, JSON_HEADERS, [
         asJson(stream.batch ? responses : responses[0]),
       ]);
     } else {
@@ -841,7 +843,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     this.openStream(stream);
     this.owner?.homeChanged();
     this.publish(channels.fleet, { t: 'home', s: this.sessionId, i: fleet.bus.instanceId });
-    response.writeHead(200, { ...headers, ...SSE_HEADERS });
+    response.writeHead(200, headOf(headers, SSE_HEADERS));
     response.flushHeaders();
     if (lastEventId !== undefined) await live.replay(lastEventId);
     else await this.prime(stream);
@@ -880,7 +882,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
       if (ids && owed.size === 0) end();
     });
     this.cleanup(end);
-    response.writeHead(200, { ...headers, ...SSE_HEADERS });
+    response.writeHead(200, headOf(headers, SSE_HEADERS));
     response.flushHeaders();
     await live.replay(lastEventId);
     live.go();

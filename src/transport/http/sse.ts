@@ -3,6 +3,21 @@
 /** The head of every SSE answer: the type, and no caching of a stream by anything between. */
 export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' };
 
+/** A JSON body's type. */
+export const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+/**
+ * A head: the caller's headers (a session id) with those of the answer's type, in a new object. With
+ * Object.assign, not a spread: in Node 20's V8 a spread that adds keys (`{ ...headers, ...SSE_HEADERS }`)
+ * takes a slow path in the runtime, about 1 µs each, and an answer's head was built with two (issue 21).
+ */
+export function headOf(
+  headers: Readonly<Record<string, string>>,
+  type: Readonly<Record<string, string>>,
+): Record<string, string | number> {
+  return Object.assign({}, headers, type);
+}
+
 export interface SseEvent {
   id?: string;
   event?: string;

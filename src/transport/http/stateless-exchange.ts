@@ -9,7 +9,7 @@ import type { CloseReason } from '../../jsonrpc/errors.js';
 import type { JsonRpcId, JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { formatSseEvent, SSE_HEADERS } from './sse.js';
+import { formatSseEvent, headOf, JSON_HEADERS, SSE_HEADERS } from './sse.js';
 import { asJson, asSseEvent, endWithBody, writeWholeBody } from './whole-body.js';
 
 export class StatelessExchangeTransport implements Transport {
@@ -47,10 +47,7 @@ export class StatelessExchangeTransport implements Transport {
       if ((payload as { id?: unknown }).id !== this.requestId) return;
       // A streamed value (a big resource) is written as it is read (whole-body.ts).
       if (this.streaming) endWithBody(this.response, [asSseEvent(payload)]);
-      else
-        writeWholeBody(this.response, this.statusOf(payload), { 'Content-Type': 'application/json' }, [
-          asJson(payload),
-        ]);
+      else writeWholeBody(this.response, this.statusOf(payload), NO_HEADERS, JSON_HEADERS, [asJson(payload)]);
       this.finish({ message: 'the request was answered' });
       return;
     }
@@ -59,11 +56,8 @@ export class StatelessExchangeTransport implements Transport {
     if ('id' in payload || options?.relatedRequestId !== this.requestId || !this.acceptsSse) return;
     if (!this.streaming) {
       this.streaming = true;
-      this.response.writeHead(200, {
-        ...SSE_HEADERS,
-        // Proxies such as nginx would otherwise hold the events back.
-        'X-Accel-Buffering': 'no',
-      });
+      // Proxies such as nginx would otherwise hold the events back.
+      this.response.writeHead(200, headOf(SSE_HEADERS, { 'X-Accel-Buffering': 'no' }));
     }
     this.response.write(
       formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
@@ -86,3 +80,6 @@ export class StatelessExchangeTransport implements Transport {
     this.handlers?.closed(reason);
   }
 }
+
+/** An exchange's answer carries no headers of its own. */
+const NO_HEADERS: Readonly<Record<string, string>> = {};

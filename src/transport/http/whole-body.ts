@@ -14,6 +14,7 @@ import {
 import { httpExactIds } from '../framing/exact-ids.js';
 import { writable } from '../framing/writer.js';
 import { writeSplicedBody } from './spliced-body.js';
+import { headOf } from './sse.js';
 
 /** One message of the body, with the text that goes before and after it. */
 export interface BodyPart {
@@ -32,22 +33,27 @@ export const asSseEvent = (message: unknown): BodyPart => ({
   tail: '\n\n',
 });
 
-/** Writes the status, the headers and the body, and ends the answer. */
+/**
+ * Writes the status, the headers (the caller's, then those of the body's `type`: sse.ts) and the body,
+ * and ends the answer.
+ */
 export function writeWholeBody(
   response: ServerResponse,
   status: number,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
+  type: Readonly<Record<string, string>>,
   parts: readonly BodyPart[],
 ): void {
   const body = wholeBody(parts);
+  const head = headOf(headers, type);
   if (typeof body === 'string') {
     // With its length given, the body goes with the head in one write instead of chunked.
     const data = writable(body);
-    const length = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-    response.writeHead(status, { ...headers, 'Content-Length': length }).end(data);
+    head['Content-Length'] = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+    response.writeHead(status, head).end(data);
     return;
   }
-  response.writeHead(status, headers);
+  response.writeHead(status, head);
   void writeSplicedBody(response, '', body, '');
 }
 
