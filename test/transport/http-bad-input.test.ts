@@ -3,7 +3,7 @@
 // JSON (415), a method the endpoint does not have (405 with Allow), a path that is not the endpoint (404).
 
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   expectRawError,
@@ -201,6 +201,28 @@ describe('bad input: bodies that are too large, stalled or not UTF-8', { timeout
     );
     assert.equal(answer.status, 408);
     assert.match(answer.body, /stopped arriving/);
+  });
+
+  it('serves on after a client goes away in the middle of its body', async () => {
+    // The server learns of it as the request's error (or its close): the body's reading ends there,
+    // with nothing thrown out of an event handler (the test would fail on an uncaught exception).
+    const arrived = new Promise<IncomingMessage>((resolve) => t.listener.server.once('request', resolve));
+    const client = httpRequest(t.listener.url, {
+      method: 'POST',
+      headers: { ...POST_HEADERS, ...session.headers, 'Content-Length': '100' },
+    });
+    client.on('error', () => {});
+    client.write('{"jsonrpc":');
+    const request = await arrived;
+    const closed = new Promise((resolve) => request.once('close', resolve));
+    client.destroy();
+    await closed;
+    const response = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'ping' }),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(JSON.parse(response.body), { jsonrpc: '2.0', id: 'after', result: {} });
   });
 
   it('bug: invalid UTF-8 was replaced and processed; the body is refused with 400 and -32700', async () => {

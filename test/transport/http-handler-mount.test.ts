@@ -86,3 +86,35 @@ describe('the handler mounted in a server of our own', { timeout: 10_000 }, () =
     await expectJsonRpcError(after, 404, -32001);
   });
 });
+
+describe('the handler, when what it is mounted with fails', { timeout: 10_000 }, () => {
+  it('answers 500 with the reason when connecting a session throws, and serves on', async () => {
+    // The body is served from the callback that reads it, not from a promise: a throw there must still
+    // become an answer, not an uncaught exception that ends the process.
+    let fail = true;
+    const { server } = testServer();
+    const handler = createHttpHandler((transport) => {
+      if (fail) throw new Error('no room for a session');
+      server.connect(transport);
+    });
+    const http = createServer((request, response) => void handler(request, response));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    try {
+      const refused = await post(url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      await expectJsonRpcError(refused, 500, -32603, /Internal error: no room for a session/);
+      fail = false;
+      const session = await openSession(url);
+      assert.ok(session.id);
+    } finally {
+      handler.closeAll();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
+});

@@ -263,7 +263,8 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     // An id already in flight on this session is refused on this POST, before the connection sees it:
     // the connection's refusal carries the same id, so it was routed to the first request's stream,
     // which it ended, and that request's own result was then lost.
-    const reused = requestIds.find((id) => this.requestStream.has(id));
+    let reused: JsonRpcId | undefined;
+    for (const id of requestIds) if (this.requestStream.has(id)) reused ??= id;
     if (reused !== undefined) {
       response
         .writeHead(400, headOf(headers, JSON_HEADERS))

@@ -29,15 +29,18 @@ export class StatelessExchangeTransport implements Transport {
     private readonly statusOf: (payload: JsonRpcPayload) => number,
     /** Who sent the request, when the endpoint authenticated it. */
     private readonly info?: MessageInfo,
-  ) {
-    response.on('close', () => {
-      if (!response.writableFinished) this.finish({ message: 'the client closed the response stream' });
-    });
-  }
+  ) {}
 
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
     handlers.message(this.request, this.info);
+    // Most requests are answered within that call; one still running learns when its client goes away
+    // (a listener on every answer cost each request a closure and an event).
+    if (this.closeReason) return;
+    const response = this.response;
+    response.on('close', () => {
+      if (!response.writableFinished) this.finish({ message: 'the client closed the response stream' });
+    });
   }
 
   send(payload: JsonRpcPayload, options?: SendOptions): void {
