@@ -35,6 +35,8 @@ export interface ServerSessionOptions {
 const NO_CACHE: CacheHints = Object.freeze({ ttlMs: 0, cacheScope: 'private' });
 
 export class ServerSession implements Session, EraHost, PersistedSession {
+  /** Its place in its server's set of sessions (SlottedSet): a stateless request makes a session each. */
+  slot = -1;
   readonly connection: Connection;
   readonly cacheHints: CacheHints;
   private seal: RequestStateSeal | undefined;

@@ -4,6 +4,7 @@
 import type { ConnectionProblem } from '../jsonrpc/connection.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
+import { SlottedSet } from '../jsonrpc/slotted-set.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
@@ -132,7 +133,11 @@ export class McpServer implements ServerDefinition {
   private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly declaredExtensions = new Map<string, ExtensionSettings>();
   private taskManager: TaskManager | undefined;
-  private readonly sessions = new Set<ServerSession>();
+  /**
+   * Every open session. A SlottedSet, not a Set: a 2026-07-28 request is a session of its own, and a Set
+   * made each one an identity hash in V8's runtime (issue 21).
+   */
+  private readonly sessions = new SlottedSet<ServerSession>();
   /** The bus of the fleet this server serves in, if any (joinFleet). */
   private fleetBus: MessageBus | undefined;
   private readonly handlers: Map<string, ServerRequestHandler>;

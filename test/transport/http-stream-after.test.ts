@@ -150,6 +150,26 @@ describe('Deadlines', () => {
     assert.equal(deadlines.size, 0);
   });
 
+  it('does not fire a due deadline that one firing before it deleted', async () => {
+    let clock = 0;
+    const deadlines = new Deadlines(() => clock);
+    const fired: string[] = [];
+    const marker = deferred();
+    const victim = entry(5, fired, 'victim');
+    deadlines.add({
+      at: 5,
+      fire: () => {
+        fired.push('killer');
+        deadlines.delete(victim);
+      },
+    });
+    deadlines.add(victim);
+    deadlines.add(entry(6, fired, 'marker', marker.resolve));
+    clock = 10;
+    await marker.promise;
+    assert.deepEqual(fired, ['killer', 'marker']);
+  });
+
   it('fires a deadline moved later only once it is due', async () => {
     let clock = 0;
     const deadlines = new Deadlines(() => clock);
