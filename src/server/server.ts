@@ -135,7 +135,7 @@ export class McpServer implements ServerDefinition {
   private taskManager: TaskManager | undefined;
   /**
    * Every open session. A SlottedSet, not a Set: a 2026-07-28 request is a session of its own, and a Set
-   * made each one an identity hash in V8's runtime (issue 21).
+   * of them cost each such request about half a microsecond (issue 21).
    */
   private readonly sessions = new SlottedSet<ServerSession>();
   /** The bus of the fleet this server serves in, if any (joinFleet). */

@@ -15,7 +15,7 @@ export interface Due extends Slotted {
 }
 
 export class Deadlines {
-  /** The deadlines waiting, each knowing its place (no identity hash to make for one made per POST). */
+  /** The deadlines waiting, each knowing its place (a Set of them cost every POST, which makes one). */
   private readonly waiting = new SlottedSet<Due>();
   private readonly timer: DeadlineTimer;
 
