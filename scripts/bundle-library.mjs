@@ -142,6 +142,9 @@ export async function bundleLibrary(root, common) {
     }
     throw new Error(`${module} passes on ${name} in a loop`);
   };
+  // Each name is re-exported from the module that declares it, chosen here, rather than by `export *`
+  // from every module: ES modules leave an ambiguous star re-export out, but esbuild's metafile still
+  // lists it among the output's exports, so a check of the built layer would not see it missing.
   const layerEntry = (modules) => {
     const exporters = new Map();
     for (const module of [...modules].sort()) {

@@ -107,15 +107,19 @@ function entry(at: number, fired: string[], name: string, done?: () => void): Du
 describe('Deadlines', () => {
   // The timer is unreferenced (it keeps no process alive): something must, while a test waits for it.
   let keepAlive: ReturnType<typeof setInterval>;
+  // Each test's own clock, set by hand, its deadlines, and the names of those that fired, in order.
+  let clock: number;
+  let deadlines: Deadlines;
+  let fired: string[];
   beforeEach(() => {
     keepAlive = setInterval(() => {}, 60_000);
+    clock = 0;
+    deadlines = new Deadlines(() => clock);
+    fired = [];
   });
   afterEach(() => clearInterval(keepAlive));
 
   it('fires what is due, in one timer, and not what was deleted', async () => {
-    let clock = 0;
-    const deadlines = new Deadlines(() => clock);
-    const fired: string[] = [];
     const both = deferred();
     const first = entry(5, fired, 'first');
     const gone = entry(5, fired, 'gone');
@@ -130,9 +134,6 @@ describe('Deadlines', () => {
   });
 
   it('keeps every other deadline when one is deleted from any place, and holds an entry once', async () => {
-    let clock = 0;
-    const deadlines = new Deadlines(() => clock);
-    const fired: string[] = [];
     const done = deferred();
     const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => entry(5, fired, name));
     for (const e of [a!, b!, c!, d!]) deadlines.add(e);
@@ -151,9 +152,6 @@ describe('Deadlines', () => {
   });
 
   it('does not fire a due deadline that one firing before it deleted', async () => {
-    let clock = 0;
-    const deadlines = new Deadlines(() => clock);
-    const fired: string[] = [];
     const marker = deferred();
     const victim = entry(5, fired, 'victim');
     deadlines.add({
@@ -171,9 +169,6 @@ describe('Deadlines', () => {
   });
 
   it('fires a deadline moved later only once it is due', async () => {
-    let clock = 0;
-    const deadlines = new Deadlines(() => clock);
-    const fired: string[] = [];
     const moved = deferred();
     const stall = entry(1, fired, 'stall', moved.resolve);
     deadlines.add(stall);

@@ -264,7 +264,11 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     // the connection's refusal carries the same id, so it was routed to the first request's stream,
     // which it ended, and that request's own result was then lost.
     let reused: JsonRpcId | undefined;
-    for (const id of requestIds) if (this.requestStream.has(id)) reused ??= id;
+    for (const id of requestIds) {
+      if (!this.requestStream.has(id)) continue;
+      reused = id;
+      break;
+    }
     if (reused !== undefined) {
       response
         .writeHead(400, headOf(headers, JSON_HEADERS))

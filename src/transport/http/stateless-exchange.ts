@@ -59,8 +59,7 @@ export class StatelessExchangeTransport implements Transport {
     if ('id' in payload || options?.relatedRequestId !== this.requestId || !this.acceptsSse) return;
     if (!this.streaming) {
       this.streaming = true;
-      // Proxies such as nginx would otherwise hold the events back.
-      this.response.writeHead(200, headOf(SSE_HEADERS, { 'X-Accel-Buffering': 'no' }));
+      this.response.writeHead(200, STREAM_HEADERS);
     }
     this.response.write(
       formatSseEvent({ event: 'message', data: httpExactIds.write(JSON.stringify(payload)) }),
@@ -86,3 +85,5 @@ export class StatelessExchangeTransport implements Transport {
 
 /** An exchange's answer carries no headers of its own. */
 const NO_HEADERS: Readonly<Record<string, string>> = {};
+/** The head of an exchange's stream: proxies such as nginx would otherwise hold the events back. */
+const STREAM_HEADERS = headOf(SSE_HEADERS, { 'X-Accel-Buffering': 'no' });
