@@ -317,9 +317,16 @@ export class Connection {
   start(): void {
     if (this.started) return;
     this.started = true;
+    // A literal of constant keys, not `{ connection: this, ...Connection.handlers }`: a spread that adds
+    // keys takes a slow path in Node 20's V8 (about 1 µs), and a 2026-07-28 request starts a connection.
+    const shared = Connection.handlers;
     const handlers: TransportHandlers & { connection: Connection } = {
       connection: this,
-      ...Connection.handlers,
+      message: shared.message,
+      frameError: shared.frameError,
+      inputEnded: shared.inputEnded,
+      held: shared.held,
+      closed: shared.closed,
     };
     this.transport.start(handlers);
   }
@@ -891,13 +898,16 @@ export class Connection {
     this.closeReason = reason;
     this.rejectAllPending(reason);
     this.deadlineTimer?.stop();
-    for (const state of this.incoming.values()) state.abort(new Error(reason.message));
+    if (this.incoming.size > 0) {
+      for (const state of this.incoming.values()) state.abort(new Error(reason.message));
+    }
     const listeners = this.closeListeners ?? [];
     this.closeListeners = undefined;
     for (const listener of listeners) listener(reason);
   }
 
   private rejectAllPending(reason: CloseReason): void {
+    if (this.pending.size === 0) return;
     for (const [id, entry] of [...this.pending]) {
       this.settle(id);
       entry.reject(new ConnectionClosedError(entry.method, reason));

@@ -28,6 +28,8 @@ export function encodeHeaderValue(value: string): string {
 
 /** A header value as it was meant; undefined when it is not valid. */
 export function decodeHeaderValue(value: string): string | undefined {
+  // Most values are plain: no regular expression for them (every stateless tools/call has one).
+  if (!value.startsWith('=?')) return value;
   const match = SENTINEL.exec(value);
   if (!match) return value;
   const encoded = match[1]!;
