@@ -16,7 +16,7 @@
 // The server's CPU time and peak RSS are read from /proc/PID (Linux; absent elsewhere), so that no server
 // needs anything beyond MCP itself. Through `mcpwire trace`, PID is the proxy's.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pipelinedCalls, serialCalls } from './call-loops.mjs';
 import { checkResourceText, resourceUri } from './mcp-text.mjs';
@@ -58,8 +58,22 @@ function cpuMs() {
   return (user + system) / 1000;
 }
 
-/** User + system CPU time of another process in ms, from /proc; undefined where there is none. */
+/**
+ * CPU time of another process in ms, from /proc; undefined where there is none. The nanoseconds each of
+ * its threads spent on a CPU (schedstat) where the kernel keeps them: /proc/PID/stat counts 10 ms ticks,
+ * which over a run of 5000 calls of some 50 µs each is ±2 µs a call, a third of what tells two fast
+ * servers apart. Else user + system time in ticks.
+ */
 export function processCpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]);
+    }
+    if (Number.isFinite(ns) && ns > 0) return ns / 1e6;
+  } catch {
+    // No schedstat (a kernel without CONFIG_SCHEDSTATS), or a thread ended between the two reads.
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

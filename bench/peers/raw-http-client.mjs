@@ -26,7 +26,7 @@ let current;
 
 function poster(url, agent) {
   let session;
-  const post = (body, extra = {}, method = 'POST') =>
+  const post = (body, extra = {}, method = 'POST', retried = false) =>
     new Promise((resolve, reject) => {
       const headers = {
         'Content-Type': 'application/json',
@@ -49,7 +49,18 @@ function poster(url, agent) {
           resolve(JSON.parse(json));
         });
       });
-      request.on('error', reject);
+      request.on('error', (error) => {
+        // A kept-alive socket the server closed as idle (Node's default: after 5 s) just as this request
+        // took it: nothing of the request reached the server. Sent again once, on a new socket, as Node's
+        // documentation advises (http.ClientRequest's reusedSocket); a run of the others can last that long.
+        if (
+          request.reusedSocket &&
+          !retried &&
+          (error.code === 'ECONNRESET' || error.message === 'socket hang up')
+        ) {
+          resolve(post(body, extra, method, true));
+        } else reject(error);
+      });
       request.end(body);
     });
   return {
