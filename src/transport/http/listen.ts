@@ -19,6 +19,13 @@ export interface ListenOptions extends Omit<HttpHandlerOptions, 'authorization'>
   host?: string;
   /** The path of the MCP endpoint ("/mcp"). */
   path?: string;
+  /**
+   * How long a kept-alive connection may sit idle before the server closes it, in ms (65 000; Node's own
+   * default is 5 000). A client calling every few seconds keeps its connection, and a load balancer
+   * (60 s of idle is common) never sends a request on a connection the server is closing that moment: such
+   * a request is lost ("socket hang up", or a 502 from the balancer).
+   */
+  keepAliveTimeout?: number;
 }
 
 export interface HttpListener {
@@ -42,6 +49,7 @@ export async function listenHttpEndpoint(
   // the handler is made then. Nothing can arrive before (the server is not listening yet).
   let route: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
   const server = createServer((request, response) => route?.(request, response));
+  server.keepAliveTimeout = options.keepAliveTimeout ?? 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
