@@ -58,21 +58,27 @@ function cpuMs() {
   return (user + system) / 1000;
 }
 
+/** Per process: whether its CPU time is read from schedstat (ns) or from stat (ticks); never both. */
+const cpuSource = new Map();
+
 /**
  * CPU time of another process in ms, from /proc; undefined where there is none. The nanoseconds each of
- * its threads spent on a CPU (schedstat) where the kernel keeps them: /proc/PID/stat counts 10 ms ticks,
- * which over a run of 5000 calls of some 50 µs each is ±2 µs a call, a third of what tells two fast
- * servers apart. Else user + system time in ticks.
+ * its threads spent on a CPU (/proc/PID/task/TID/schedstat) where the kernel keeps them: /proc/PID/stat
+ * counts 10 ms ticks, which over a run of 5000 calls of some 50 µs each is ±2 µs a call, a third of what
+ * tells two fast servers apart. Else user + system time in ticks. One source per process, chosen at its
+ * first reading, so that a difference of two readings never mixes them. A thread that ends between two
+ * readings takes its time with it: node's threads live as long as the process does.
  */
 export function processCpuMs(pid) {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]);
-    }
-    if (Number.isFinite(ns) && ns > 0) return ns / 1e6;
-  } catch {
-    // No schedstat (a kernel without CONFIG_SCHEDSTATS), or a thread ended between the two reads.
+  let source = cpuSource.get(pid);
+  if (source === undefined) {
+    // A kernel without schedstat has no file; one with it switched off (sched_info) writes zeros.
+    source = (schedstatNs(pid) ?? 0) > 0 ? 'schedstat' : 'stat';
+    cpuSource.set(pid, source);
+  }
+  if (source === 'schedstat') {
+    const ns = schedstatNs(pid);
+    return ns === undefined ? undefined : ns / 1e6;
   }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -81,6 +87,25 @@ export function processCpuMs(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** The nanoseconds a process's threads were on a CPU; undefined when it or the files are gone. */
+function schedstatNs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  let ns = 0;
+  for (const task of tasks) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]);
+    } catch {
+      // That thread ended after the listing.
+    }
+  }
+  return Number.isFinite(ns) ? ns : undefined;
 }
 
 /** Peak RSS (VmHWM) of a process in KiB, from /proc; undefined where there is none. */
@@ -101,8 +126,11 @@ async function withCpu(client, work) {
   const ms = await work();
   const clientCpuMs = cpuMs() - clientBefore;
   const serverAfter = processCpuMs(client.pid);
+  // A negative difference (a thread ended, with its time, between the readings) is no measurement.
   const serverCpuMs =
-    serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore;
+    serverBefore === undefined || serverAfter === undefined || serverAfter < serverBefore
+      ? undefined
+      : serverAfter - serverBefore;
   return { ms, clientCpuMs, serverCpuMs };
 }
 

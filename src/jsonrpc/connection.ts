@@ -319,8 +319,9 @@ export class Connection {
     this.started = true;
     // A literal of constant keys, not `{ connection: this, ...Connection.handlers }`: a spread that adds
     // keys takes a slow path in Node 20's V8 (about 1 µs), and a 2026-07-28 request starts a connection.
+    // Typed with every key of the shared handlers required: one added there and not here fails to compile.
     const shared = Connection.handlers;
-    const handlers: TransportHandlers & { connection: Connection } = {
+    const handlers: TransportHandlers & { connection: Connection } & Required<typeof shared> = {
       connection: this,
       message: shared.message,
       frameError: shared.frameError,

@@ -21,9 +21,10 @@ export interface ListenOptions extends Omit<HttpHandlerOptions, 'authorization'>
   path?: string;
   /**
    * How long a kept-alive connection may sit idle before the server closes it, in ms (65 000; Node's own
-   * default is 5 000). A client calling every few seconds keeps its connection, and a load balancer
-   * (60 s of idle is common) never sends a request on a connection the server is closing that moment: such
-   * a request is lost ("socket hang up", or a 502 from the balancer).
+   * default is 5 000). fetch (undici, as the official SDK's client uses) keeps a connection for the
+   * server's Keep-Alive hint less 2 s, so against Node's default a client calling every few seconds opened
+   * a connection per call; and a load balancer (60 s of idle is common) would send requests on connections
+   * the server is closing that moment, which are lost ("socket hang up", or a 502 from the balancer).
    */
   keepAliveTimeout?: number;
 }
