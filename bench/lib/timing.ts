@@ -18,6 +18,24 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/**
+ * The median of a / b taken round by round (a[i] with b[i]), leaving out rounds where either is missing
+ * or b is 0; undefined if none is left. For subjects that take turns, a round's runs follow one another,
+ * so a change in what else the machine runs moves both sides of a round's ratio together, where
+ * median(a) / median(b) may pair a fast run of one with a slow run of the other.
+ */
+export function medianOfRatios(
+  a: ReadonlyArray<number | undefined>,
+  b: ReadonlyArray<number | undefined>,
+): number | undefined {
+  const ratios: number[] = [];
+  a.forEach((x, round) => {
+    const y = b[round];
+    if (x !== undefined && y !== undefined && y !== 0) ratios.push(x / y);
+  });
+  return ratios.length > 0 ? median(ratios) : undefined;
+}
+
 /** Half the range of the values relative to their median: a rough measure of noise. */
 export function relativeSpread(values: readonly number[]): number {
   if (values.length < 2) return 0;

@@ -8,7 +8,7 @@ import { type CallRun, medianOf, withClients } from '../lib/mcp.js';
 import { PEERS_DIR } from '../lib/peer.js';
 import { packageVersion } from '../lib/results.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
-import { median } from '../lib/timing.js';
+import { median, medianOfRatios } from '../lib/timing.js';
 import { HTTP_WINDOW, httpWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface Subject {
@@ -87,18 +87,12 @@ export const httpServer: Suite = {
               r.serverCpuMs === undefined ? undefined : (r.serverCpuMs * 1000) / w.calls,
             ),
           );
-        // A ratio is the median of the rounds' ratios: the runs of a round follow one another, so a change
-        // in what else the machine runs, which moves a run's rate by 10 to 20% here, moves both sides of a
-        // round's ratio together. Medians taken apart pair a fast run of one with a slow run of the other.
-        const rateRatio = (pi: number, qi: number) =>
-          median(samples[wi]![pi]!.map((r, round) => samples[wi]![qi]![round]!.ms / r.ms));
-        const cpuRatio = (pi: number, qi: number) =>
-          medianOf(
-            samples[wi]![pi]!.map((r, round) => {
-              const other = samples[wi]![qi]![round]!.serverCpuMs;
-              return r.serverCpuMs === undefined || !other ? undefined : r.serverCpuMs / other;
-            }),
-          );
+        // Ratios are taken round by round (medianOfRatios): a run's rate moves by 10 to 20% here with what
+        // else the machine runs. A rate's ratio is the inverse ratio of the runs' times.
+        const times = (pi: number) => samples[wi]![pi]!.map((r) => r.ms);
+        const cpus = (pi: number) => samples[wi]![pi]!.map((r) => r.serverCpuMs);
+        const rateRatio = (pi: number, qi: number) => medianOfRatios(times(qi), times(pi))!;
+        const cpuRatio = (pi: number, qi: number) => medianOfRatios(cpus(pi), cpus(qi));
         return subjects.map((subject, pi): Row => {
           const runsOf = samples[wi]![pi]!;
           const serverCpu = cpu(pi);

@@ -104,12 +104,16 @@ export function encodeStatelessResult(
   const meta = result._meta;
   // Object.assign, not spreads that add keys: those take a slow path in Node 20's V8, about 1 µs each,
   // and every result of this revision is encoded here (issue 21). A result with no _meta of its own (most)
-  // gets a literal: its key is MetaKey.ServerInfo, spelled out, since a computed key is a slower literal.
+  // gets a literal: its key is MetaKey.ServerInfo spelled out (a computed key is a slower literal), which
+  // `satisfies` holds to MetaKey.
   const encoded: Record<string, unknown> = Object.assign({ resultType: 'complete' }, result);
   encoded._meta =
     typeof meta === 'object' && meta !== null
       ? Object.assign({}, meta, { [MetaKey.ServerInfo]: serverInfo })
-      : { 'io.modelcontextprotocol/serverInfo': serverInfo };
+      : ({ 'io.modelcontextprotocol/serverInfo': serverInfo } satisfies Record<
+          typeof MetaKey.ServerInfo,
+          Implementation
+        >);
   if (CACHEABLE.has(method)) {
     encoded.ttlMs ??= cache.ttlMs;
     encoded.cacheScope ??= cache.cacheScope;
