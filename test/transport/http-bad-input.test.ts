@@ -238,4 +238,24 @@ describe('bad input: bodies that are too large, stalled or not UTF-8', { timeout
     const error = expectRawError(response, 400, /not valid UTF-8/);
     assert.equal(error.error.code, -32700);
   });
+
+  it('takes a U+FFFD the client wrote (valid UTF-8), and still refuses invalid bytes beside one', async () => {
+    // Only a decoded text with U+FFFD in it has its bytes checked: one the client meant is kept as sent.
+    const id = 'a\uFFFDb';
+    const served = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }), 'utf8'),
+    });
+    assert.equal(served.status, 200);
+    assert.deepEqual(JSON.parse(served.body), { jsonrpc: '2.0', id, result: {} });
+    const mixed = await rawRequest(t.listener.url, {
+      headers: { ...POST_HEADERS, ...session.headers },
+      body: Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":"\uFFFD', 'utf8'),
+        Buffer.from([0xc3]),
+        Buffer.from('","method":"ping"}'),
+      ]),
+    });
+    expectRawError(mixed, 400, /not valid UTF-8/);
+  });
 });

@@ -38,7 +38,7 @@ import type {
   TransportHandlers,
 } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { nodeCrypto } from '../platform/builtins.js';
+import { monotonicNow, nodeCrypto } from '../platform/builtins.js';
 import { Deadlines, type Due } from './deadlines.js';
 import type { EventStore } from './event-store.js';
 import {
@@ -140,8 +140,8 @@ export class HttpSessionTransport implements Transport, HeadHolder {
   private streamCounter = 0;
   /** The request that opened the session, until it is answered: an error answer ends the session. */
   private opening: JsonRpcId | undefined;
-  /** When the client last sent anything (for the endpoint's idle expiry), on performance.now(). */
-  lastActivity = performance.now();
+  /** When the client last sent anything (for the endpoint's idle expiry), on performance.now()'s clock. */
+  lastActivity = monotonicNow();
   readonly persistence: SessionPersistence | undefined;
   /** The last state save in a fleet: what is sent after it waits for it. */
   private saving: Promise<void> = SAVED;
@@ -238,7 +238,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     mode: 'sse' | 'json' | 'either' = this.options.jsonResponse ? 'json' : 'sse',
     info?: MessageInfo,
   ): void {
-    this.lastActivity = performance.now();
+    this.lastActivity = monotonicNow();
     let items = Array.isArray(body) ? body : [body];
     if (this.options.fleet) {
       items = items.filter((item) => this.keepHere(item));
@@ -303,7 +303,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (mode === 'either' && requestIds.length === 1 && !stream.batch) {
       stream.headless = true;
       stream.undecided = {
-        at: performance.now() + (this.options.streamAfter ?? 0),
+        at: monotonicNow() + (this.options.streamAfter ?? 0),
         fire: () => {
           stream.undecided = undefined;
           this.enqueue(stream, () =>
@@ -334,7 +334,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     headers: Record<string, string>,
     lastEventId: string | undefined,
   ): Promise<void> {
-    this.lastActivity = performance.now();
+    this.lastActivity = monotonicNow();
     const store = this.options.eventStore;
     if (lastEventId !== undefined && store) {
       let streamId = await store.streamOf(lastEventId);
@@ -551,7 +551,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     if (this.closeReason) return;
     this.recentlyFinished ??= [];
     const recent = this.recentlyFinished;
-    recent.push({ id: streamId, at: performance.now() });
+    recent.push({ id: streamId, at: monotonicNow() });
     if (recent.length > KEPT_FINISHED) this.dropStored(recent.shift()!.id);
     // One timer per session at a time, not one per stream.
     this.purgeTimer ??= setTimeout(() => this.purgeFinished(), this.grace).unref();
@@ -565,7 +565,7 @@ export class HttpSessionTransport implements Transport, HeadHolder {
     this.purgeTimer = undefined;
     const recent = this.recentlyFinished;
     if (!recent || this.closeReason) return;
-    const now = performance.now();
+    const now = monotonicNow();
     while (recent.length > 0 && now - recent[0]!.at >= this.grace) this.dropStored(recent.shift()!.id);
     if (recent.length === 0) this.recentlyFinished = undefined;
     else this.purgeTimer = setTimeout(() => this.purgeFinished(), recent[0]!.at + this.grace - now).unref();

@@ -7,15 +7,19 @@ export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 /**
- * A head: the caller's headers (a session id) with those of the answer's type, in a new object. With
- * Object.assign, not a spread: in Node 20's V8 a spread that adds keys (`{ ...headers, ...SSE_HEADERS }`)
- * takes a slow path in the runtime, about 1 µs each, and an answer's head was built with two (issue 21).
+ * A head: the caller's headers (a session id) with those of the answer's type, in a new object. Copied
+ * key by key, not spread: in Node 20's V8 a spread that adds keys (`{ ...headers, ...SSE_HEADERS }`) takes
+ * a slow path in the runtime, about 1 µs each, and Object.assign a generic one that was still a visible
+ * part of every answer (issue 21).
  */
 export function headOf(
   headers: Readonly<Record<string, string>>,
   type: Readonly<Record<string, string>>,
 ): Record<string, string | number> {
-  return Object.assign({}, headers, type);
+  const head: Record<string, string | number> = {};
+  for (const name in headers) head[name] = headers[name]!;
+  for (const name in type) head[name] = type[name]!;
+  return head;
 }
 
 export interface SseEvent {
