@@ -7,6 +7,7 @@ import { Connection, type ConnectionProblem } from '../jsonrpc/connection.js';
 import { type CloseReason, ConnectionClosedError } from '../jsonrpc/errors.js';
 import { McpwireError } from '../jsonrpc/local-errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import { withKeys } from '../jsonrpc/with-keys.js';
 import {
   type ExtensionSettings,
   type Extensions,
@@ -266,7 +267,7 @@ export class McpClient {
       reset && !options.onProgress
         ? options === NO_OPTIONS
           ? ASK_PROGRESS
-          : { ...options, onProgress: ignoreProgress }
+          : withKeys(options, { onProgress: ignoreProgress })
         : options;
     return this.request(Method.ToolsCall, { name, arguments: args }, withProgress);
   }

@@ -6,6 +6,7 @@
 
 import type { JsonRpcId } from './messages.js';
 import type { SendOptions } from './transport.js';
+import { withKeys } from './with-keys.js';
 
 /** MCP's name for the notification that cancels a request (JSON-RPC itself names none). */
 export const CANCELLED_NOTIFICATION = 'notifications/cancelled';
@@ -48,7 +49,7 @@ const controllers = new WeakMap<SendOptions, AbortController>();
 export const abortCancellation: CancellationStrategy = {
   attach(options) {
     const controller = new AbortController();
-    const attached: SendOptions = { ...options, signal: controller.signal };
+    const attached: SendOptions = withKeys(options, { signal: controller.signal });
     // Keyed by the options object the request was sent with: nothing to clean up when it is answered.
     controllers.set(attached, controller);
     return attached;

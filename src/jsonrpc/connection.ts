@@ -31,6 +31,7 @@ import type {
   Transport,
   TransportHandlers,
 } from './transport.js';
+import { withKeys } from './with-keys.js';
 
 /** MCP's name for progress, the other notification every connection understands besides cancellation. */
 export const PROGRESS_NOTIFICATION = 'notifications/progress';
@@ -397,7 +398,7 @@ export class Connection {
     let sendOptions =
       options.transport === undefined
         ? related(options.relatedRequestId)
-        : { ...options.transport, relatedRequestId: options.relatedRequestId };
+        : withKeys(options.transport, { relatedRequestId: options.relatedRequestId });
     if (cancellation.attach) sendOptions = cancellation.attach(sendOptions);
 
     return new Promise<T>((resolve, reject) => {

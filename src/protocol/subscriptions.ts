@@ -5,6 +5,7 @@
 
 import type { Connection, RequestContext as ConnectionRequestContext } from '../jsonrpc/connection.js';
 import type { JsonRpcId } from '../jsonrpc/messages.js';
+import { withKeys } from '../jsonrpc/with-keys.js';
 import { invalidParams } from './errors.js';
 import { Notification } from './methods.js';
 import type { ListKind, ServerDefinition, Session } from './server-definition.js';
@@ -163,11 +164,9 @@ export class Subscriptions {
   }
 
   private notifyListener(id: JsonRpcId, method: string, params: Record<string, unknown>): void {
-    this.connection.notify(
-      method,
-      { ...params, _meta: { [MetaKey.SubscriptionId]: id } },
-      { relatedRequestId: id },
-    );
+    this.connection.notify(method, withKeys(params, { _meta: { [MetaKey.SubscriptionId]: id } }), {
+      relatedRequestId: id,
+    });
   }
 
   private dropListener(id: JsonRpcId): void {

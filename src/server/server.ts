@@ -6,6 +6,7 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { SlottedSet } from '../jsonrpc/slotted-set.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import { withKeys } from '../jsonrpc/with-keys.js';
 import type { RequestContext } from '../protocol/context.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { checkExtensionId, Extension, type ExtensionSettings } from '../protocol/extensions.js';
@@ -604,7 +605,7 @@ function decodeSourceCursor(
 }
 
 function withCursor<T extends Record<string, unknown>>(result: T, nextCursor: string | undefined): T {
-  return nextCursor === undefined ? result : { ...result, nextCursor };
+  return nextCursor === undefined ? result : withKeys(result, { nextCursor });
 }
 
 /** A name that follows the advice throughout: most do, and then nothing more is looked at. */

@@ -7,6 +7,7 @@
 
 import { abortCancellation } from '../../jsonrpc/cancellation.js';
 import type { RequestOptions } from '../../jsonrpc/connection.js';
+import { withKeys } from '../../jsonrpc/with-keys.js';
 import { requestMetadataHeaders } from '../../protocol/http/metadata-headers.js';
 import { type ParamHeader, paramHeaders, paramHeadersOf } from '../../protocol/http/param-headers.js';
 import { Method } from '../../protocol/methods.js';
@@ -25,7 +26,7 @@ export class HttpHeaderMirror {
       const marked = typeof params.name === 'string' ? this.toolParams.get(params.name) : undefined;
       if (marked) Object.assign(headers, paramHeaders(marked, params.arguments));
     }
-    return { ...options, transport: { standalone: true, headers }, cancellation: abortCancellation };
+    return withKeys(options, { transport: { standalone: true, headers }, cancellation: abortCancellation });
   }
 
   /** Whether the marks of this tool are known (so a refused call is worth one retry). */

@@ -1,6 +1,7 @@
 // The `_meta` envelope every request of the stateless era carries: the revision, the client's
 // capabilities and identity, and the log level it wants, in place of a handshake.
 
+import { withKeys } from '../../jsonrpc/with-keys.js';
 import { LATEST_STATELESS_VERSION, MetaKey } from '../../protocol/stateless.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../../protocol/types.js';
 
@@ -24,5 +25,5 @@ export function withEnvelope(
   meta: Record<string, unknown>,
 ): Record<string, unknown> {
   const own = (params?._meta ?? {}) as Record<string, unknown>;
-  return { ...params, _meta: { ...own, ...meta } };
+  return withKeys(params, { _meta: withKeys(own, meta) });
 }

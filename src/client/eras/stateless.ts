@@ -8,6 +8,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import type { Transport } from '../../jsonrpc/transport.js';
+import { withKeys } from '../../jsonrpc/with-keys.js';
 import { Extension } from '../../protocol/extensions.js';
 import { Method } from '../../protocol/methods.js';
 import { LATEST_STATELESS_VERSION, MetaKey, STATELESS_VERSIONS } from '../../protocol/stateless.js';
@@ -133,7 +134,7 @@ export class StatelessEra implements ClientEra {
         options.signal,
         options.tag,
       );
-      current = { ...params, inputResponses };
+      current = withKeys(params, { inputResponses });
       if (result.requestState !== undefined) current.requestState = result.requestState;
     }
   }
@@ -160,7 +161,7 @@ export class StatelessEra implements ClientEra {
    * result when it chose to answer at once.
    */
   startTask(params: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
-    return this.request(Method.ToolsCall, params, { ...options, task: true });
+    return this.request(Method.ToolsCall, params, withKeys(options, { task: true }));
   }
 
   /** Follows a task by its id (one started earlier, say) to its end. */

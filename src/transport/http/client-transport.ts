@@ -10,6 +10,7 @@
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { MessageInfo, SendOptions, Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import { withKeys } from '../../jsonrpc/with-keys.js';
 import { fixedRetry, type RetryPolicy } from '../retry.js';
 import type { HttpAuthorization } from './auth/oauth-client.js';
 import { authorizationFailure, failedRequest, httpRefusal, notMcp, unreachable } from './client-failures.js';
@@ -177,7 +178,7 @@ export class HttpClientTransport implements Transport {
       ? this.options.authorization?.proof?.(method, this.endpoint.href)
       : undefined;
     // A proof that cannot be made sends the request without one: the server's refusal then says so.
-    return proof ? { ...headers, DPoP: await proof.catch(() => '') } : headers;
+    return proof ? withKeys(headers, { DPoP: await proof.catch(() => '') }) : headers;
   }
 
   private async post(
@@ -197,10 +198,10 @@ export class HttpClientTransport implements Transport {
       } catch (error) {
         return this.finish(authorizationFailure(this.url, error));
       }
-      if (this.authHeader) headers = { ...headers, Authorization: this.authHeader };
+      if (this.authHeader) headers = withKeys(headers, { Authorization: this.authHeader });
       try {
         const proof = this.authHeader ? authorization.proof?.('POST', this.endpoint.href) : undefined;
-        if (proof) headers = { ...headers, DPoP: await proof };
+        if (proof) headers = withKeys(headers, { DPoP: await proof });
       } catch (error) {
         return this.finish(authorizationFailure(this.url, error));
       }

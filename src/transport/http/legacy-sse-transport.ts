@@ -7,6 +7,7 @@
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { classify, type JsonRpcId, type JsonRpcPayload } from '../../jsonrpc/messages.js';
 import type { Transport, TransportHandlers } from '../../jsonrpc/transport.js';
+import { withKeys } from '../../jsonrpc/with-keys.js';
 import { failedRequest, httpRefusal, unreachable } from './client-failures.js';
 import { type HttpAnswer, HttpRequester } from './http-request.js';
 import { SseParser } from './sse.js';
@@ -132,7 +133,7 @@ export class LegacySseClientTransport implements Transport {
     try {
       const response = await this.requester.request(endpoint, {
         method: 'POST',
-        headers: { ...this.options.headers, 'Content-Type': 'application/json' },
+        headers: withKeys(this.options.headers, { 'Content-Type': 'application/json' }),
         body: JSON.stringify(payload),
         signal: this.controller.signal,
       });
