@@ -11,10 +11,13 @@
 // 10 µs of CPU per serial call, while referencing it again is a flag.
 //
 // `performance` is Node's global, not an import of node:perf_hooks: importing that module as ESM loaded a
-// dozen internal modules into every process at start-up, before anything timed (issue 21).
+// dozen internal modules into every process at start-up, before anything timed (issue 21). The global is
+// a getter run at every use, so it is read once, at the first deadline (not at load, which loads the same).
 
 /** The longest delay setTimeout honours; a longer one would fire at once. */
 const MAX_DELAY = 2 ** 31 - 1;
+
+let clock: typeof performance | undefined;
 
 export class DeadlineTimer {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,7 +39,9 @@ export class DeadlineTimer {
 
   /** Milliseconds on a monotonic clock (wall-clock steps must not time requests out). */
   now(): number {
-    return this.options.now ? this.options.now() : performance.now();
+    if (this.options.now) return this.options.now();
+    if (clock === undefined) clock = performance;
+    return clock.now();
   }
 
   /** Makes sure the timer fires no later than `deadline`, and that it keeps the process alive until then. */

@@ -8,7 +8,7 @@ import type https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Slotted } from '../../jsonrpc/slotted-set.js';
 import { withKeys } from '../../jsonrpc/with-keys.js';
-import { nodeHttp, nodeHttps } from '../platform/builtins.js';
+import { monotonicNow, nodeHttp, nodeHttps, nodeUrl } from '../platform/builtins.js';
 
 export interface HttpAnswer {
   status: number;
@@ -103,9 +103,14 @@ export class HttpRequester {
   private httpAgent: http.Agent | undefined;
   private httpsAgent: https.Agent | undefined;
   private readonly now: () => number;
+  /**
+   * The request options of the URL last requested (nearly always the one endpoint). Given the URL itself,
+   * node:http turned it into them for every request, a visible part of a client's call (issue 21).
+   */
+  private target: { href: string; options: http.RequestOptions } | undefined;
 
   constructor(options: HttpRequesterOptions = {}) {
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicNow;
   }
 
   request(url: URL, options: HttpRequestOptions): Promise<HttpAnswer> {
@@ -124,8 +129,7 @@ export class HttpRequester {
       let answered = false;
       const sentAt = this.now();
       const request = (secure ? nodeHttps() : nodeHttp()).request(
-        url,
-        { method: options.method, headers, agent: this.agent(secure) },
+        withKeys(this.optionsOf(url), { method: options.method, headers, agent: this.agent(secure) }),
         (response) => {
           answered = true;
           resolve(answer(response));
@@ -162,6 +166,12 @@ export class HttpRequester {
       }
       request.end(body);
     });
+  }
+
+  private optionsOf(url: URL): http.RequestOptions {
+    const href = url.href;
+    if (this.target?.href !== href) this.target = { href, options: nodeUrl().urlToHttpOptions(url) };
+    return this.target.options;
   }
 
   private agent(secure: boolean): http.Agent {
@@ -216,10 +226,21 @@ function answer(response: http.IncomingMessage): HttpAnswer {
       },
     },
     body: response,
-    async text() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of response) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+    text() {
+      // Events, not an async iterator: that made an iterator, an end-of-stream watcher and promises for
+      // every answer, a visible part of a client's call (issue 21). It fails as the iterator did: with the
+      // stream's error, or when the stream closes before its end.
+      return new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () =>
+          resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')),
+        );
+        response.once('error', reject);
+        response.once('close', () => {
+          if (!response.readableEnded) reject(new Error('the response closed before its end'));
+        });
+      });
     },
     cancel() {
       response.destroy();

@@ -21,6 +21,10 @@ export function nodeHttps(): typeof import('node:https') {
   return load('node:https') as typeof import('node:https');
 }
 
+export function nodeUrl(): typeof import('node:url') {
+  return load('node:url') as typeof import('node:url');
+}
+
 export function nodeCrypto(): typeof import('node:crypto') {
   return load('node:crypto') as typeof import('node:crypto');
 }
