@@ -96,6 +96,10 @@ export const httpServer: Suite = {
         return subjects.map((subject, pi): Row => {
           const runsOf = samples[wi]![pi]!;
           const serverCpu = cpu(pi);
+          // The client's CPU per call, and the share of one core it kept busy: near 100%, the client bounds
+          // the rate (with 2 cores, the server then has what is left of the second one), and a server's extra CPU shows in its own column rather than in calls/s.
+          const clientCpu = median(runsOf.map((r) => (r.clientCpuMs * 1000) / w.calls));
+          const clientBusy = median(runsOf.map((r) => (100 * r.clientCpuMs) / r.ms));
           const vsRawCpu = cpuRatio(pi, rawIndex);
           const goal = TARGETS[c.key]!;
           const vsRaw = rateRatio(pi, rawIndex);
@@ -112,7 +116,11 @@ export const httpServer: Suite = {
               lowerBound: vsRaw,
               ...(vsRawCpu === undefined ? {} : { cpu: vsRawCpu }),
             },
-            metrics: serverCpu === undefined ? {} : { serverCpuUs: serverCpu },
+            metrics: {
+              ...(serverCpu === undefined ? {} : { serverCpuUs: serverCpu }),
+              clientCpuUs: clientCpu,
+              clientBusy,
+            },
             target:
               subject === mcpwire.name && w.window === HTTP_WINDOW
                 ? {
@@ -135,11 +143,15 @@ export const httpServer: Suite = {
           { key: 'lowerBound', header: 'calls/s ÷ hand-written' },
           { key: 'cpu', header: 'server CPU/call ÷ hand-written' },
         ],
-        metricColumns: [{ key: 'serverCpuUs', header: 'server CPU/call', suffix: ' µs', digits: 0 }],
+        metricColumns: [
+          { key: 'serverCpuUs', header: 'server CPU/call', suffix: ' µs', digits: 0 },
+          { key: 'clientCpuUs', header: 'client CPU/call', suffix: ' µs', digits: 0 },
+          { key: 'clientBusy', header: 'client busy', suffix: '%', digits: 0 },
+        ],
         rows,
         notes: [
           `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound.`,
-          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). One warm-up run each, then they take turns run by run. server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls. The ratio columns are medians of each round's ratio (a round's runs are back to back, so a change in the machine's load moves both sides together); calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient.`,
+          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). One warm-up run each, then they take turns run by run. server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate. The ratio columns are medians of each round's ratio (a round's runs are back to back, so a change in the machine's load moves both sides together); calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient.`,
         ],
       });
     }
