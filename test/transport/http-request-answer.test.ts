@@ -2,12 +2,14 @@
 // connection is exact: each URL is requested as itself (the requester keeps the options of the last URL
 // instead of having node:http convert it for every request), an answer's text is read whole, and a body
 // cut short by a closed connection fails the read instead of leaving it waiting (the text is read with
-// events, no longer with an async iterator, which failed it the same way).
+// events, no longer with an async iterator, which failed it the same way). A request stopped just as its
+// answer is read still reads the whole text (Node drops the 'data' listeners of a destroyed request's
+// answer, which cut such a text short), and a body read twice or after cancel() is refused, not waited for.
 
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { HttpRequester } from '../../src/transport/http/http-request.js';
+import { HttpRequester, RequestStop } from '../../src/transport/http/http-request.js';
 
 /** What the server answers a request with: its bytes (one char a byte), and whether it then closes the connection. */
 type Answer = { bytes: string; close?: boolean };
@@ -83,6 +85,38 @@ describe('HTTP client requests: targets and answers', { timeout: 10_000 }, () =>
     const requester = new HttpRequester();
     const answer = await requester.request(new URL('/mcp', base), { method: 'POST', body: '{}' });
     await assert.rejects(answer.text());
+    requester.destroy();
+  });
+  /** An answer of `text` whose whole body has reached the client, not read yet. */
+  const arrived = async (requester: HttpRequester, text: string, signal?: RequestStop) => {
+    answerOf = () => ({ bytes: ok(text) });
+    const answer = await requester.request(new URL('/mcp', base), { method: 'POST', body: '{}', signal });
+    const body = answer.body as import('node:http').IncomingMessage;
+    // Waits on the condition, not for a time: the body is buffered by the parser as its bytes come.
+    while (body.readableLength < Buffer.byteLength(text))
+      await new Promise((resolve) => setImmediate(resolve));
+    return answer;
+  };
+
+  it('reads the whole text of an answer whose request is stopped as the read begins', async () => {
+    const text = '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}';
+    const requester = new HttpRequester();
+    const stop = new RequestStop();
+    const answer = await arrived(requester, text, stop);
+    const read = answer.text();
+    queueMicrotask(() => stop.abort());
+    assert.equal(await read, text);
+    requester.destroy();
+  });
+
+  it('refuses a second read of an answer, and a read after cancel(), instead of waiting forever', async () => {
+    const requester = new HttpRequester();
+    const answer = await arrived(requester, 'once');
+    assert.equal(await answer.text(), 'once');
+    await assert.rejects(answer.text(), /already read or discarded/);
+    const cancelled = await arrived(requester, 'never read');
+    cancelled.cancel();
+    await assert.rejects(cancelled.text(), /already read or discarded/);
     requester.destroy();
   });
 });

@@ -228,11 +228,21 @@ function answer(response: http.IncomingMessage): HttpAnswer {
     body: response,
     text() {
       // Events, not an async iterator: that made an iterator, an end-of-stream watcher and promises for
-      // every answer, a visible part of a client's call (issue 21). It fails as the iterator did: with the
-      // stream's error, or when the stream closes before its end.
+      // every answer, a visible part of a client's call (issue 21). Read on 'readable' as the iterator
+      // was, not on 'data': a request destroyed once its answer came (stopped, its transport closed) has
+      // Node drop the answer's 'data' listeners and run it to its end, which handed such a reader a
+      // cut-short text. It fails as the iterator did, with the stream's error or a close before the end,
+      // and a body already read or discarded is refused instead of waited for.
+      if (response.readableEnded || response.destroyed) {
+        return Promise.reject(new Error('the answer was already read or discarded'));
+      }
       return new Promise<string>((resolve, reject) => {
         const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('readable', () => {
+          for (let chunk: Buffer | null = response.read(); chunk !== null; chunk = response.read()) {
+            chunks.push(chunk);
+          }
+        });
         response.once('end', () =>
           resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8')),
         );
