@@ -97,7 +97,8 @@ export const httpServer: Suite = {
           const runsOf = samples[wi]![pi]!;
           const serverCpu = cpu(pi);
           // The client's CPU per call, and the share of one core it kept busy: near 100%, the client bounds
-          // the rate (with 2 cores, the server then has what is left of the second one), and a server's extra CPU shows in its own column rather than in calls/s.
+          // the rate (with 2 cores, the server has what is left of the second one), and a server's extra
+          // CPU shows in its own column rather than in calls/s.
           const clientCpu = median(runsOf.map((r) => (r.clientCpuMs * 1000) / w.calls));
           const clientBusy = median(runsOf.map((r) => (100 * r.clientCpuMs) / r.ms));
           const vsRawCpu = cpuRatio(pi, rawIndex);

@@ -9,15 +9,11 @@
 // is set again for what is now the earliest deadline. When nothing is pending the timer is kept but
 // unreferenced (it no longer keeps the process alive): setting and clearing a timer around every call was
 // 10 µs of CPU per serial call, while referencing it again is a flag.
-//
-// `performance` is Node's global, not an import of node:perf_hooks: importing that module as ESM loaded a
-// dozen internal modules into every process at start-up, before anything timed (issue 21). The global is
-// a getter run at every use, so it is read once, at the first deadline (not at load, which loads the same).
+
+import { monotonicNow } from './clock.js';
 
 /** The longest delay setTimeout honours; a longer one would fire at once. */
 const MAX_DELAY = 2 ** 31 - 1;
-
-let clock: typeof performance | undefined;
 
 export class DeadlineTimer {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,9 +35,7 @@ export class DeadlineTimer {
 
   /** Milliseconds on a monotonic clock (wall-clock steps must not time requests out). */
   now(): number {
-    if (this.options.now) return this.options.now();
-    if (clock === undefined) clock = performance;
-    return clock.now();
+    return this.options.now ? this.options.now() : monotonicNow();
   }
 
   /** Makes sure the timer fires no later than `deadline`, and that it keeps the process alive until then. */

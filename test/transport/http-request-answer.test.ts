@@ -87,6 +87,7 @@ describe('HTTP client requests: targets and answers', { timeout: 10_000 }, () =>
     await assert.rejects(answer.text());
     requester.destroy();
   });
+
   /** An answer of `text` whose whole body has reached the client, not read yet. */
   const arrived = async (requester: HttpRequester, text: string, signal?: RequestStop) => {
     answerOf = () => ({ bytes: ok(text) });

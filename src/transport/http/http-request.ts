@@ -6,9 +6,10 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Socket } from 'node:net';
+import { monotonicNow } from '../../jsonrpc/clock.js';
 import type { Slotted } from '../../jsonrpc/slotted-set.js';
 import { withKeys } from '../../jsonrpc/with-keys.js';
-import { monotonicNow, nodeHttp, nodeHttps, nodeUrl } from '../platform/builtins.js';
+import { nodeHttp, nodeHttps, nodeUrl } from '../platform/builtins.js';
 
 export interface HttpAnswer {
   status: number;

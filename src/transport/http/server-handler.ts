@@ -6,13 +6,14 @@
 // can be mounted in any HTTP server or framework; listen.ts runs it on its own.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { monotonicNow } from '../../jsonrpc/clock.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
 import { classify, type JsonRpcId, type JsonRpcRequest } from '../../jsonrpc/messages.js';
 import type { AuthInfo, MessageInfo, Transport } from '../../jsonrpc/transport.js';
 import type { MessageBus } from '../bus.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { isUtf8, monotonicNow, nodeCrypto } from '../platform/builtins.js';
+import { isUtf8, nodeCrypto } from '../platform/builtins.js';
 import { principalOf, type Refusal, type ResourceServer } from './auth/resource-server.js';
 import type { HttpBinding } from './binding.js';
 import { Deadlines, type Due } from './deadlines.js';

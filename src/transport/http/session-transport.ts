@@ -14,6 +14,7 @@
 // off a fleet.
 
 import type { ServerResponse } from 'node:http';
+import { monotonicNow } from '../../jsonrpc/clock.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { CloseReason } from '../../jsonrpc/errors.js';
 import { McpwireError } from '../../jsonrpc/local-errors.js';
@@ -38,7 +39,7 @@ import type {
   TransportHandlers,
 } from '../../jsonrpc/transport.js';
 import { httpExactIds } from '../framing/exact-ids.js';
-import { monotonicNow, nodeCrypto } from '../platform/builtins.js';
+import { nodeCrypto } from '../platform/builtins.js';
 import { Deadlines, type Due } from './deadlines.js';
 import type { EventStore } from './event-store.js';
 import {

@@ -29,13 +29,6 @@ export function nodeCrypto(): typeof import('node:crypto') {
   return load('node:crypto') as typeof import('node:crypto');
 }
 
-/**
- * performance.now(). The global `performance` is a getter in Node, run at every use: the HTTP endpoint
- * reads the clock a few times a request (issue 21), so it reads the object once.
- */
-const clock = performance;
-export const monotonicNow = (): number => clock.now();
-
 /** node:buffer's isUtf8, for the decoders (node:buffer itself is loaded with every process). */
 export const isUtf8 = (load('node:buffer') as typeof import('node:buffer')).isUtf8;
 

@@ -4,6 +4,7 @@
 // on the request's path. The answer must say the token is active, for this resource (`aud`), from the
 // trusted issuer, and not expired.
 
+import { monotonicNow } from '../../../jsonrpc/clock.js';
 import type { AuthInfo } from '../../../jsonrpc/transport.js';
 import { nodeCrypto } from '../../platform/builtins.js';
 import { authInfoFromClaims } from './jwt-verifier.js';
@@ -87,7 +88,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       if (hit.auth instanceof InvalidTokenError) throw hit.auth;
       return hit.auth;
     }
-    if (outage && performance.now() < outage.until) throw outage.error;
+    if (outage && monotonicNow() < outage.until) throw outage.error;
     let auth: AuthInfo | InvalidTokenError;
     try {
       auth = await ask(token);
@@ -97,7 +98,7 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
           (error as Error).name === 'TimeoutError'
             ? new Error(`the introspection endpoint did not answer within ${timeout} ms`)
             : (error as Error);
-        outage = { until: performance.now() + pause, error: failure };
+        outage = { until: monotonicNow() + pause, error: failure };
         throw failure;
       }
       auth = error;

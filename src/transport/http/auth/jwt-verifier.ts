@@ -4,6 +4,7 @@
 // here), `exp` and `nbf` with a small clock skew. jose is loaded on the first token, not when mcpwire is
 // imported. Where the keys are comes from the issuer's metadata unless given.
 
+import { monotonicNow } from '../../../jsonrpc/clock.js';
 import type { AuthInfo } from '../../../jsonrpc/transport.js';
 import { discoverIssuerMetadata } from './metadata.js';
 import { InvalidTokenError, type TokenVerifier } from './resource-server.js';
@@ -39,14 +40,14 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   /** The last failure to get the metadata or the keys, repeated to every token until `until`. */
   let outage: { until: number; error: Error } | undefined;
   const failed = (error: Error): Error => {
-    outage = { until: performance.now() + pause, error };
+    outage = { until: monotonicNow() + pause, error };
     return error;
   };
   // One key set for the verifier's life: jose caches the keys and fetches again (with a cool-down) when
   // a token names a key it does not know, which is how an issuer's key rotation reaches us.
   let keys: Promise<ReturnType<typeof import('jose').createRemoteJWKSet>> | undefined;
   const keySet = () => {
-    if (outage && performance.now() < outage.until) return Promise.reject(outage.error);
+    if (outage && monotonicNow() < outage.until) return Promise.reject(outage.error);
     keys ??= (async () => {
       const jose = await import('jose');
       const uri =
