@@ -278,7 +278,9 @@ function bench() {
         },
         {
           header: 'target',
-          cell: (row) => (row.target ? `${row.target.text} ${row.target.met ? '✅' : '❌'}` : ''),
+          // ≈: the run cannot tell (the goal lies within the ratio's interval, bench/lib/resolution.ts).
+          cell: (row) =>
+            row.target ? `${row.target.text} ${row.target.met ? '✅' : row.target.within ? '≈' : '❌'}` : '',
         },
       ];
       const cells = section.rows.map((row) => columns.map((c) => c.cell(row)));

@@ -41,7 +41,7 @@ export function renderSection(section: Section): string {
         const value = row.metrics?.[c.key];
         return value === undefined ? '' : `${value.toFixed(c.digits ?? 1)}${c.suffix ?? ''}`;
       }),
-      row.target ? `${row.target.text} ${row.target.met ? 'met' : 'MISSED'}` : '',
+      row.target ? `${row.target.text} ${targetWord(row.target)}` : '',
       row.peakRssMiB
         ? Object.entries(row.peakRssMiB)
             .map(([process, mib]) => `${process} ${mib.toFixed(0)} MiB`)
@@ -59,4 +59,9 @@ export function renderSection(section: Section): string {
   const lines = [section.title, '', table];
   if (section.notes.length > 0) lines.push('', ...section.notes.map((note) => `  * ${note}`));
   return lines.join('\n');
+}
+
+/** A target's verdict in a word: met, within the run's resolution (it cannot tell), or MISSED. */
+export function targetWord(target: { met: boolean; within?: boolean }): string {
+  return target.met ? 'met' : target.within ? 'within the resolution' : 'MISSED';
 }

@@ -3,6 +3,7 @@
 // what else the machine does falls on every subject alike.
 
 import type { Peer } from './peer.js';
+import { turnOrder } from './turn-order.js';
 
 export const WINDOW = 64;
 
@@ -65,8 +66,8 @@ export function callWorkloads(serialCalls: number, pipelinedCalls: number): Work
 
 /**
  * Warms every peer up with one run of each workload, then runs `runs` rounds in which every peer runs
- * every workload once. Returns samples[workload][peer], one result per round. Each round starts with the
- * next peer, so that each comes first (right after the others' garbage, say) equally often.
+ * every workload once. Returns samples[workload][peer], one result per round. The peers run in a balanced
+ * order (turn-order.ts): over a cycle of rounds each comes first, and follows each other, equally often.
  */
 export async function takeTurns<R extends { ms: number }>(
   peers: readonly Peer[],
@@ -86,8 +87,7 @@ export async function takeTurns<R extends { ms: number }>(
   for (let run = 0; run < runs; run++) {
     for (const [wi, w] of workloads.entries()) {
       const line: string[] = [];
-      for (let k = 0; k < peers.length; k++) {
-        const pi = (run + k) % peers.length;
+      for (const pi of turnOrder(peers.length, run)) {
         const result = await peers[pi]!.command<R>(w.command);
         samples[wi]![pi]!.push(result);
         line.push(`${subjects[pi]} ${describe(result, w)}`);

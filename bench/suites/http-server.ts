@@ -8,10 +8,11 @@
 
 import { type CallRun, medianOf, withClients } from '../lib/mcp.js';
 import { PEERS_DIR } from '../lib/peer.js';
-import { heldTo, type RatioGoal, resolutionOf, targetText } from '../lib/resolution.js';
+import { againstPair, type RatioGoal, type SubjectRuns, targetText, verdictOf } from '../lib/resolution.js';
 import { packageVersion } from '../lib/results.js';
 import type { Row, Section, Suite } from '../lib/suite.js';
-import { median, medianOfRatios, roundRatios } from '../lib/timing.js';
+import { median, medianOfRatios } from '../lib/timing.js';
+import { turnCycle } from '../lib/turn-order.js';
 import { HTTP_WINDOW, httpWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface Subject {
@@ -40,98 +41,96 @@ export const httpServer: Suite = {
     'MCP servers (mcpwire, SDK, hand-written) over Streamable HTTP: SSE and JSON sessions, 2026-07-28, idle sessions',
   async run(context) {
     const q = context.quick;
-    const runs = q ? 3 : 9;
+    // Each case runs in forks: fresh processes for every subject, warmed up, then one balanced cycle of
+    // rounds (lib/turn-order.ts). What one process pair keeps for its whole life (where the host placed
+    // it) then varies from fork to fork, and shows in the rounds' spread instead of posing as a result.
+    const forks = q ? 1 : 3;
     const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
     const idleSessions = q ? 200 : 1000;
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
     const mcpwire: Subject = { name: 'mcpwire', script: 'mcpwire-http-server.mjs' };
     const official: Subject = { name: sdk, script: 'sdk-http-server.mjs' };
+    // The lower bound runs as two copies; a ratio's reference is both (lib/resolution.ts).
     const raw: Subject = { name: 'hand-written', script: 'raw-http-server.mjs' };
-    // The control: the lower bound measured a second time, by its own client, in the same rounds. Its
-    // ratio to the first copy would be 1x on a quiet machine; how far it lands from 1x is this run's
-    // resolution, and a target is held to within it (a server that does strictly more than the lower
-    // bound cannot be told from it at parity more finely than the lower bound can be told from itself).
-    const control: Subject = { name: 'hand-written, a second copy', script: 'raw-http-server.mjs' };
+    const copy: Subject = { name: 'hand-written, a second copy', script: 'raw-http-server.mjs' };
     const sections: Section[] = [];
     const idle: Array<{ subject: string; bytes: number }> = [];
     const cases = [
-      { key: 'sse', answer: 'sse', subjects: [mcpwire, official, raw, control], stateless: false },
-      { key: 'json', answer: 'json', subjects: [mcpwire, official, raw, control], stateless: false },
+      { key: 'sse', answer: 'sse', subjects: [mcpwire, official, raw, copy], stateless: false },
+      { key: 'json', answer: 'json', subjects: [mcpwire, official, raw, copy], stateless: false },
       // The SDK (v1) does not speak 2026-07-28.
-      { key: 'stateless', answer: 'sse', subjects: [mcpwire, raw, control], stateless: true },
+      { key: 'stateless', answer: 'sse', subjects: [mcpwire, raw, copy], stateless: true },
     ] as const;
     for (const c of cases) {
       const subjects = c.subjects.map((s) => s.name);
-      context.progress(`http-server: ${c.key}, ${subjects.length} servers, each with its own client`);
-      const samples = await withClients(
-        c.subjects.map((s) => ({
-          client: 'raw-http-client.mjs',
-          server: serverCommand(s.script, { answer: c.answer }),
-          config: { stateless: c.stateless },
-        })),
-        async (peers) => {
-          const result = await takeTurns<CallRun>(peers, subjects, loads, runs, context.progress);
-          if (c.key === 'sse') {
-            context.progress(`http-server: ${idleSessions} idle sessions per server`);
-            for (const [i, peer] of peers.entries()) {
-              if (subjects[i] === control.name) continue;
-              const { bytesPerSession } = await peer.command<{ bytesPerSession: number }>({
-                op: 'idle',
-                sessions: idleSessions,
-                settleMs: 3000,
-              });
-              idle.push({ subject: subjects[i]!, bytes: bytesPerSession });
+      const rounds = q ? 3 : turnCycle(subjects.length);
+      // samples[workload][subject]: every fork's rounds, one after the other.
+      const samples = loads.map(() => subjects.map((): CallRun[] => []));
+      for (let fork = 0; fork < forks; fork++) {
+        context.progress(
+          `http-server: ${c.key}, ${subjects.length} servers, each with its own client (fork ${fork + 1}/${forks})`,
+        );
+        const forkSamples = await withClients(
+          c.subjects.map((s) => ({
+            client: 'raw-http-client.mjs',
+            server: serverCommand(s.script, { answer: c.answer }),
+            config: { stateless: c.stateless },
+          })),
+          async (peers) => {
+            const result = await takeTurns<CallRun>(peers, subjects, loads, rounds, context.progress);
+            if (c.key === 'sse' && fork === 0) {
+              context.progress(`http-server: ${idleSessions} idle sessions per server`);
+              for (const [i, peer] of peers.entries()) {
+                if (subjects[i] === copy.name) continue;
+                const { bytesPerSession } = await peer.command<{ bytesPerSession: number }>({
+                  op: 'idle',
+                  sessions: idleSessions,
+                  settleMs: 3000,
+                });
+                idle.push({ subject: subjects[i]!, bytes: bytesPerSession });
+              }
             }
-          }
-          return result;
-        },
-      );
+            return result;
+          },
+        );
+        for (const [wi, bySubject] of forkSamples.entries()) {
+          for (const [pi, runs] of bySubject.entries()) samples[wi]![pi]!.push(...runs);
+        }
+      }
       const rawIndex = subjects.indexOf(raw.name);
-      const controlIndex = subjects.indexOf(control.name);
+      const copyIndex = subjects.indexOf(copy.name);
       const sdkIndex = subjects.indexOf(official.name);
       const rows = loads.flatMap((w, wi): Row[] => {
-        const rate = (pi: number) => (w.calls / median(samples[wi]![pi]!.map((r) => r.ms))) * 1000;
+        const runsOf = (pi: number) => samples[wi]![pi]!;
+        const times = (pi: number) => runsOf(pi).map((r) => r.ms);
+        const cpus = (pi: number) => runsOf(pi).map((r) => r.serverCpuMs);
+        const rate = (pi: number) => (w.calls / median(times(pi))) * 1000;
         const cpu = (pi: number) =>
-          medianOf(
-            samples[wi]![pi]!.map((r) =>
-              r.serverCpuMs === undefined ? undefined : (r.serverCpuMs * 1000) / w.calls,
-            ),
-          );
-        // Ratios are taken round by round (medianOfRatios): a run's rate moves by 10 to 20% here with what
-        // else the machine runs. A rate's ratio is the inverse ratio of the runs' times.
-        const times = (pi: number) => samples[wi]![pi]!.map((r) => r.ms);
-        const cpus = (pi: number) => samples[wi]![pi]!.map((r) => r.serverCpuMs);
-        const rateRatio = (pi: number, qi: number) => medianOfRatios(times(qi), times(pi))!;
-        const cpuRatio = (pi: number, qi: number) => medianOfRatios(cpus(pi), cpus(qi));
-        const cpuRounds = (pi: number, qi: number) =>
-          roundRatios(cpus(pi), cpus(qi)).filter((r) => Number.isFinite(r) && r > 0);
-        const resolution = resolutionOf(
-          roundRatios(times(rawIndex), times(controlIndex)),
-          cpuRounds(controlIndex, rawIndex),
-        );
+          medianOf(cpus(pi).map((ms) => (ms === undefined ? undefined : (ms * 1000) / w.calls)));
+        // Ratios are taken round by round: a run's rate moves by 10 to 20% here with what else the machine
+        // runs, and a round's runs follow one another. A rate's ratio is the inverse ratio of the times.
+        const runsAt = (pi: number): SubjectRuns => ({ times: times(pi), cpus: cpus(pi) });
         return subjects.map((subject, pi): Row => {
-          const runsOf = samples[wi]![pi]!;
           const serverCpu = cpu(pi);
           // The client's CPU per call, and the share of one core it kept busy: near 100%, the client bounds
           // the rate (with 2 cores, the server has what is left of the second one), and a server's extra
           // CPU shows in its own column rather than in calls/s.
-          const clientCpu = median(runsOf.map((r) => (r.clientCpuMs * 1000) / w.calls));
-          const clientBusy = median(runsOf.map((r) => (100 * r.clientCpuMs) / r.ms));
-          const vsRawCpu = cpuRatio(pi, rawIndex);
+          const clientCpu = median(runsOf(pi).map((r) => (r.clientCpuMs * 1000) / w.calls));
+          const clientBusy = median(runsOf(pi).map((r) => (100 * r.clientCpuMs) / r.ms));
+          const { rate: vsRaw, cpu: vsRawCpu } = againstPair(runsAt(pi), runsAt(rawIndex), runsAt(copyIndex));
           const goal = TARGETS[c.key]!;
-          const vsRaw = rateRatio(pi, rawIndex);
-          const met = heldTo(goal, resolution, vsRaw, vsRawCpu);
+          const verdict = verdictOf(goal, vsRaw, vsRawCpu);
           return {
             case: w.case,
             subject,
-            medianMs: median(runsOf.map((r) => r.ms)),
-            samplesMs: runsOf.map((r) => r.ms),
+            medianMs: median(times(pi)),
+            samplesMs: times(pi),
             throughput: rate(pi),
             unit: 'calls/s',
             ratios: {
-              ...(sdkIndex === -1 ? {} : { sdk: rateRatio(pi, sdkIndex) }),
-              lowerBound: vsRaw,
-              ...(vsRawCpu === undefined ? {} : { cpu: vsRawCpu }),
+              ...(sdkIndex === -1 ? {} : { sdk: medianOfRatios(times(sdkIndex), times(pi))! }),
+              lowerBound: vsRaw.median,
+              ...(vsRawCpu === undefined ? {} : { cpu: vsRawCpu.median }),
             },
             metrics: {
               ...(serverCpu === undefined ? {} : { serverCpuUs: serverCpu }),
@@ -140,7 +139,11 @@ export const httpServer: Suite = {
             },
             target:
               subject === mcpwire.name && w.window === HTTP_WINDOW
-                ? { text: targetText(goal, resolution), met }
+                ? {
+                    text: targetText(goal, vsRaw, vsRawCpu),
+                    met: verdict === 'met',
+                    within: verdict === 'within',
+                  }
                 : undefined,
           };
         });
@@ -154,8 +157,8 @@ export const httpServer: Suite = {
         title: `MCP servers over Streamable HTTP, ${title}: tools/call of a trivial tool`,
         ratioColumns: [
           ...(sdkIndex === -1 ? [] : [{ key: 'sdk', header: `calls/s ÷ ${sdk}` }]),
-          { key: 'lowerBound', header: 'calls/s ÷ hand-written' },
-          { key: 'cpu', header: 'server CPU/call ÷ hand-written' },
+          { key: 'lowerBound', header: 'calls/s ÷ hand-written (both copies)' },
+          { key: 'cpu', header: 'server CPU/call ÷ hand-written (both copies)' },
         ],
         metricColumns: [
           { key: 'serverCpuUs', header: 'server CPU/call', suffix: ' µs', digits: 0 },
@@ -164,8 +167,9 @@ export const httpServer: Suite = {
         ],
         rows,
         notes: [
-          `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound. hand-written, a second copy: the same server again under a client of its own, in the same rounds: the control. On a quiet machine its ratios would be 1x; their distance from 1x is the run's resolution, and a target is held to within it (the ± in the target column).`,
-          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). One warm-up run each, then they take turns run by run. server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate. The ratio columns are medians of each round's ratio (a round's runs are back to back, so a change in the machine's load moves both sides together); calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient.`,
+          `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound, run as two copies (hand-written and a second copy), each under its own client.`,
+          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). ${forks} forks (fresh processes for every server and client, one warm-up run each), each ${rounds} rounds in a balanced order (each server first, and after each other, equally often). server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate.`,
+          "The ratio columns are medians of each round's ratio, against the geometric mean of the two hand-written copies in that round (the copies' own rows show how far apart the two were). A target is met when the ratio's whole interval meets it, missed when the whole interval misses it, and otherwise within the resolution: the run cannot tell. The interval is the median times and divided by e^(2 SE), SE the standard error of the median of the rounds' log ratios (1.2533 σ / √n, σ from their median absolute deviation). calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient.",
         ],
       });
     }

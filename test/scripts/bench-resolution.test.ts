@@ -1,55 +1,94 @@
-// The bench's targets near parity are held to within the run's resolution, measured by a control: the
-// lower bound run a second time in the same rounds (bench/lib/resolution.ts, issue 21).
+// How the bench judges a ratio to a lower bound it cannot measure exactly (bench/lib/resolution.ts, issue
+// 21): against both copies of the lower bound, with an interval from the rounds' spread, and a verdict in
+// three (met, missed, or within the resolution when the run cannot tell).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { heldTo, resolutionOf, resolutionOfRounds, targetText } from '../../bench/lib/resolution.js';
+import {
+  againstPair,
+  judgeRounds,
+  pairOf,
+  type SubjectRuns,
+  targetText,
+  verdictOf,
+} from '../../bench/lib/resolution.js';
 
-const near = (actual: number, expected: number) =>
-  assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`);
-const repeat = (ratio: number, rounds: number) => Array.from({ length: rounds }, () => ratio);
+const near = (actual: number, expected: number, tolerance = 1e-9) =>
+  assert.ok(Math.abs(actual - expected) < tolerance, `${actual} is not ${expected}`);
+const repeat = (value: number, rounds: number) => Array.from({ length: rounds }, () => value);
+const exact = (median: number) => ({ median, low: median, high: median });
 
 describe('bench resolution', () => {
-  it("is the control's distance from 1x when its rounds agree, whichever side it lands on", () => {
-    near(resolutionOfRounds(repeat(0.97, 9)), 0.03);
-    near(resolutionOfRounds(repeat(1.03, 9)), 0.03);
-    assert.equal(resolutionOfRounds([]), 0);
+  it('takes a ratio whose rounds agree as exact', () => {
+    assert.deepEqual(judgeRounds(repeat(0.97, 9)), exact(0.97));
+    assert.equal(judgeRounds([]), undefined);
+    // A round that is not a positive number (an unmeasured CPU time) is left out.
+    assert.deepEqual(judgeRounds([0.97, Number.NaN, 0, 0.97, 0.97]), exact(0.97));
   });
 
-  it('is at least twice the standard error of the median when the control lands on 1x by chance', () => {
-    // ln ratios -0.2 … 0.2: median 0, median absolute deviation 0.1, so σ = 0.14826 and the median's
-    // standard error 1.2533 σ / √5; the distance from 1x (0) is the smaller.
-    const rounds = [-0.2, -0.1, 0, 0.1, 0.2].map(Math.exp);
-    near(resolutionOfRounds(rounds), 0.18080608109622312);
-    // More rounds of the same spread tell more finely.
-    assert.ok(resolutionOfRounds([...rounds, ...rounds, ...rounds, ...rounds]) < 0.1);
+  it("widens the interval by twice the median's standard error, from the rounds' spread", () => {
+    // ln ratios -0.2 … 0.2: median 0, median absolute deviation 0.1, so σ = 1.4826 × 0.1 and the
+    // median's standard error √(π/2) σ / √5.
+    const judged = judgeRounds([-0.2, -0.1, 0, 0.1, 0.2].map(Math.exp))!;
+    const delta = (2 * Math.sqrt(Math.PI / 2) * 0.14826) / Math.sqrt(5);
+    near(judged.median, 1);
+    near(judged.low, Math.exp(-delta), 1e-4);
+    near(judged.high, Math.exp(delta), 1e-4);
+    // Four times the rounds with the same spread: half the width.
+    const more = judgeRounds(repeat(0, 4).flatMap(() => [-0.2, -0.1, 0, 0.1, 0.2].map(Math.exp)))!;
+    near(Math.log(more.high), delta / 2, 1e-4);
   });
 
-  it('holds calls/s to the goal less the resolution, and no lower', () => {
+  it('meets a goal only when the whole interval does, and misses it only when the whole interval misses', () => {
     const goal = { rate: 1 };
-    const resolution = { rate: 0.03, cpu: 0 };
-    assert.equal(heldTo(goal, resolution, 0.975, undefined), true);
-    assert.equal(heldTo(goal, resolution, 0.965, undefined), false);
-    // At a resolution of 0, the goal is the goal.
-    assert.equal(heldTo(goal, { rate: 0, cpu: 0 }, 0.999, undefined), false);
-    assert.equal(heldTo(goal, { rate: 0, cpu: 0 }, 1, undefined), true);
+    assert.equal(verdictOf(goal, { median: 1.05, low: 1.01, high: 1.09 }, undefined), 'met');
+    assert.equal(verdictOf(goal, { median: 0.99, low: 0.95, high: 1.03 }, undefined), 'within');
+    assert.equal(verdictOf(goal, { median: 1.02, low: 0.98, high: 1.06 }, undefined), 'within');
+    assert.equal(verdictOf(goal, { median: 0.95, low: 0.93, high: 0.97 }, undefined), 'missed');
+    // An exact ratio is met or missed by the goal alone.
+    assert.equal(verdictOf(goal, exact(1), undefined), 'met');
+    assert.equal(verdictOf(goal, exact(0.999), undefined), 'missed');
   });
 
-  it('holds CPU per call to the goal plus the resolution, and refuses a CPU goal with no CPU measured', () => {
+  it('holds CPU per call to its goal the other way round, and misses a CPU goal with no CPU measured', () => {
     const goal = { rate: 0.9, cpu: 1.3 };
-    const resolution = resolutionOf(repeat(1, 9), repeat(1.05, 9));
-    assert.equal(heldTo(goal, resolution, 0.95, 1.34), true);
-    assert.equal(heldTo(goal, resolution, 0.95, 1.36), false);
-    assert.equal(heldTo(goal, resolution, 0.95, undefined), false);
-    // The rate is still held when the CPU is fine.
-    assert.equal(heldTo(goal, resolution, 0.89, 1.0), false);
+    const rate = exact(1);
+    assert.equal(verdictOf(goal, rate, { median: 1.1, low: 1.05, high: 1.15 }), 'met');
+    assert.equal(verdictOf(goal, rate, { median: 1.28, low: 1.24, high: 1.32 }), 'within');
+    assert.equal(verdictOf(goal, rate, { median: 1.4, low: 1.35, high: 1.45 }), 'missed');
+    assert.equal(verdictOf(goal, rate, undefined), 'missed');
+    // A missed rate is missed whatever the CPU.
+    assert.equal(verdictOf(goal, exact(0.85), exact(1)), 'missed');
   });
 
-  it('says what the target was held to', () => {
-    assert.equal(targetText({ rate: 1 }, { rate: 0.03, cpu: 0 }), '>= 1x (± 0.03) hand-written calls/s');
+  it('divides by both copies of the lower bound, so that one slowed copy weighs half', () => {
+    assert.deepEqual(pairOf([4, 9, undefined], [1, 4, 2]), [2, 6, undefined]);
+    const runs = (time: number, cpu: number): SubjectRuns => ({
+      times: repeat(time, 6),
+      cpus: repeat(cpu, 6),
+    });
+    // The first copy ran 8% slow for the whole run; a subject as fast as the other copy is 1.04x the
+    // pair's calls/s (not 1.08x of the slowed copy), and one as fast as the slowed copy 0.96x.
+    const first = runs(108, 50);
+    const second = runs(100, 50);
+    near(againstPair(runs(100, 55), first, second).rate.median, Math.sqrt(1.08));
+    near(againstPair(runs(108, 55), first, second).rate.median, Math.sqrt(1.08) / 1.08);
+    // Calls/s is the pair's time over the subject's; CPU the subject's over the pair's.
+    near(againstPair(runs(50, 55), second, second).rate.median, 2);
+    near(againstPair(runs(50, 55), second, second).cpu!.median, 1.1);
+    // No CPU measured: no CPU ratio.
+    const untimed: SubjectRuns = { times: repeat(100, 6), cpus: repeat(0, 6).map(() => undefined) };
+    assert.equal(againstPair(untimed, second, second).cpu, undefined);
+  });
+
+  it('says what the target was judged on', () => {
     assert.equal(
-      targetText({ rate: 0.9, cpu: 1.3 }, { rate: 0.001, cpu: 0.06 }),
-      '>= 0.9x hand-written calls/s, <= 1.3x (± 0.06) its CPU/call',
+      targetText({ rate: 1 }, { median: 0.99, low: 0.954, high: 1.031 }, undefined),
+      '>= 1x hand-written calls/s (0.95x to 1.03x)',
+    );
+    assert.equal(
+      targetText({ rate: 0.9, cpu: 1.3 }, exact(1), undefined),
+      '>= 0.9x hand-written calls/s (1.00x to 1.00x), <= 1.3x its CPU/call (not measured)',
     );
   });
 });
