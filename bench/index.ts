@@ -125,12 +125,12 @@ async function main(): Promise<number> {
     r.sections.flatMap((s) => s.rows.filter((row) => row.target).map((row) => ({ row, suite: r.name }))),
   );
   const met = targets.filter((t) => t.row.target!.met).length;
-  const within = targets.filter((t) => !t.row.target!.met && t.row.target!.within);
-  const missed = targets.filter((t) => !t.row.target!.met && !t.row.target!.within);
+  const undecided = targets.filter((t) => !t.row.target!.met && t.row.target!.undecided);
+  const missed = targets.filter((t) => !t.row.target!.met && !t.row.target!.undecided);
   const list = (some: typeof targets) =>
     some.map((t) => `${t.suite} ${t.row.case} (${t.row.target!.text})`).join('; ');
   console.log(
-    `targets: ${met} of ${targets.length} met${within.length ? `; within the resolution (the run cannot tell): ${list(within)}` : ''}${missed.length ? `; missed: ${list(missed)}` : ''}`,
+    `targets: ${met} of ${targets.length} met${undecided.length ? `; undecided (the run cannot tell): ${list(undecided)}` : ''}${missed.length ? `; missed: ${list(missed)}` : ''}`,
   );
   console.log(
     `total ${formatMs(durationMs)}; results written to ${path.relative(process.cwd(), resultsFile)}`,

@@ -278,9 +278,9 @@ function bench() {
         },
         {
           header: 'target',
-          // ≈: the run cannot tell (the goal lies within the ratio's interval, bench/lib/resolution.ts).
+          // ❔: undecided, the run cannot tell (the goal lies inside the ratio's interval, bench/lib/resolution.ts).
           cell: (row) =>
-            row.target ? `${row.target.text} ${row.target.met ? '✅' : row.target.within ? '≈' : '❌'}` : '',
+            row.target ? `${row.target.text} ${row.target.met ? '✅' : row.target.undecided ? '❔ undecided' : '❌'}` : '',
         },
       ];
       const cells = section.rows.map((row) => columns.map((c) => c.cell(row)));

@@ -61,7 +61,7 @@ export function renderSection(section: Section): string {
   return lines.join('\n');
 }
 
-/** A target's verdict in a word: met, within the run's resolution (it cannot tell), or MISSED. */
-export function targetWord(target: { met: boolean; within?: boolean }): string {
-  return target.met ? 'met' : target.within ? 'within the resolution' : 'MISSED';
+/** A target's verdict in a word: met, UNDECIDED (the run cannot tell: lib/resolution.ts), or MISSED. */
+export function targetWord(target: { met: boolean; undecided?: boolean }): string {
+  return target.met ? 'met' : target.undecided ? 'UNDECIDED' : 'MISSED';
 }

@@ -1,13 +1,13 @@
 // Judging a ratio to a lower bound on a machine that cannot measure it exactly. The lower bound runs as two
 // copies, each under its own client, taking turns with the other subjects; the reference a subject is
 // divided by is, round by round, the geometric mean of the two copies (one copy's luck, a slow run or a
-// process pair the host placed badly, weighs half). A target is then met only when the ratio's whole
-// interval (its median less and plus its resolution) meets it, missed only when the whole interval
-// misses it, and otherwise "within the resolution": the run cannot tell. A target of 1x the lower bound
-// (issue 21's JSON row, beside a server that validates nothing) can be no better than that: the lower
-// bound itself is within its own resolution of 1x.
+// process pair the host placed badly, weighs half). A ratio has an interval: its median times and divided
+// by a width from how its rounds and forks spread. A target is met only when the whole interval meets it,
+// missed only when the whole interval misses it, and otherwise undecided: the run cannot tell. A subject
+// at a target of 1x the lower bound (issue 21's JSON row, beside a server that validates nothing) is
+// undecided unless it is faster, or slower, than the interval's half-width.
 
-import { median, roundRatios } from './timing.js';
+import { median } from './timing.js';
 
 /** A row's target: calls/s at least `rate` times the lower bound's, CPU per call at most `cpu` times. */
 export interface RatioGoal {
@@ -15,7 +15,7 @@ export interface RatioGoal {
   cpu?: number;
 }
 
-export type Verdict = 'met' | 'within' | 'missed';
+export type Verdict = 'met' | 'undecided' | 'missed';
 
 /** A ratio: the median of its rounds, and the interval its resolution leaves. */
 export interface Judged {
@@ -35,21 +35,45 @@ export function pairOf(
   });
 }
 
+/** Student's t at 97.5% for 1 to 10 degrees of freedom (the forks less one), then the normal's 1.96. */
+const T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
+const t975 = (df: number) => T_975[df - 1] ?? 1.96;
+
 /**
- * A ratio's median over its rounds and its interval: the median times and divided by e^δ, δ twice the
- * standard error of the median of the log ratios (1.2533 σ / √n, the median's standard error for a
- * normal sample, √(π/2); σ estimated robustly, 1.4826 times the median absolute deviation). Rounds with a
- * ratio that is not a positive number are left out; undefined when none is left.
+ * A ratio's median over its rounds and its interval, the median times and divided by e^δ, all in log
+ * terms (the median is the log ratios' median, so the interval is centred on it). Rounds with a ratio that
+ * is not a positive number are left out; undefined when none is left.
+ *
+ * δ is the larger of two widths. Twice the standard error of the median of all the rounds: √(π/2) σ / √n
+ * (the standard error of a normal sample's median), σ estimated robustly, 1.4826 times the median absolute
+ * deviation. And, when the rounds come in forks (`perFork` rounds each, every fork its own processes), the
+ * forks' medians as k samples: t(k - 1) times their standard deviation over √k. Rounds in one fork share
+ * what stays with its processes (where the host placed them), so across the forks they are fewer
+ * independent samples than their number says; with one fork, that cannot be measured, and the rounds'
+ * width is all there is.
  */
-export function judgeRounds(ratios: readonly number[]): Judged | undefined {
-  const kept = ratios.filter((r) => Number.isFinite(r) && r > 0);
-  if (kept.length === 0) return undefined;
-  const logs = kept.map(Math.log);
+export function judgeRounds(ratios: readonly number[], perFork = ratios.length): Judged | undefined {
+  const logs: number[] = [];
+  const forks: number[][] = [];
+  ratios.forEach((r, round) => {
+    if (!(Number.isFinite(r) && r > 0)) return;
+    logs.push(Math.log(r));
+    const fork = Math.floor(round / Math.max(1, perFork));
+    forks[fork] ??= [];
+    forks[fork].push(Math.log(r));
+  });
+  if (logs.length === 0) return undefined;
   const center = median(logs);
   const sigma = 1.4826 * median(logs.map((x) => Math.abs(x - center)));
-  const delta = (2 * 1.2533 * sigma) / Math.sqrt(logs.length);
-  const middle = median(kept);
-  return { median: middle, low: middle * Math.exp(-delta), high: middle * Math.exp(delta) };
+  let delta = (2 * Math.sqrt(Math.PI / 2) * sigma) / Math.sqrt(logs.length);
+  const forkMedians = forks.filter((f) => f.length > 0).map(median);
+  const k = forkMedians.length;
+  if (k >= 2) {
+    const mean = forkMedians.reduce((a, b) => a + b, 0) / k;
+    const sd = Math.sqrt(forkMedians.reduce((a, b) => a + (b - mean) ** 2, 0) / (k - 1));
+    delta = Math.max(delta, (t975(k - 1) * sd) / Math.sqrt(k));
+  }
+  return { median: Math.exp(center), low: Math.exp(center - delta), high: Math.exp(center + delta) };
 }
 
 /** One subject's runs: each round's time and (when measured) its CPU time. */
@@ -67,22 +91,32 @@ export function againstPair(
   subject: SubjectRuns,
   first: SubjectRuns,
   second: SubjectRuns,
+  perFork?: number,
 ): { rate: Judged; cpu: Judged | undefined } {
-  const rate = judgeRounds(roundRatios(pairOf(first.times, second.times), subject.times));
+  const rate = judgeRounds(pairedRatios(pairOf(first.times, second.times), subject.times), perFork);
   if (rate === undefined) throw new Error('no round with a time for the subject and both copies');
-  return { rate, cpu: judgeRounds(roundRatios(subject.cpus, pairOf(first.cpus, second.cpus))) };
+  const cpu = judgeRounds(pairedRatios(subject.cpus, pairOf(first.cpus, second.cpus)), perFork);
+  return { rate, cpu };
+}
+
+/** a[i] / b[i] round by round, NaN where either is missing, so that a round keeps its place (its fork). */
+function pairedRatios(a: ReadonlyArray<number | undefined>, b: ReadonlyArray<number | undefined>): number[] {
+  return a.map((x, round) => {
+    const y = b[round];
+    return x === undefined || y === undefined ? Number.NaN : x / y;
+  });
 }
 
 /**
  * The verdict on a goal: met when the whole interval of calls/s is at or above it and the whole interval
- * of CPU at or below it; missed when either interval is wholly on the wrong side; within otherwise. A CPU
- * goal with no CPU measured is missed.
+ * of CPU at or below it; missed when either interval is wholly on the wrong side; otherwise the run cannot
+ * tell ("undecided"), as when a CPU goal has no CPU measured.
  */
 export function verdictOf(goal: RatioGoal, rate: Judged, cpu: Judged | undefined): Verdict {
   if (rate.high < goal.rate) return 'missed';
-  if (goal.cpu !== undefined && (cpu === undefined || cpu.low > goal.cpu)) return 'missed';
-  const cpuMet = goal.cpu === undefined || cpu!.high <= goal.cpu;
-  return rate.low >= goal.rate && cpuMet ? 'met' : 'within';
+  if (goal.cpu !== undefined && cpu !== undefined && cpu.low > goal.cpu) return 'missed';
+  const cpuMet = goal.cpu === undefined || (cpu !== undefined && cpu.high <= goal.cpu);
+  return rate.low >= goal.rate && cpuMet ? 'met' : 'undecided';
 }
 
 /** The target as the table shows it, with the intervals it was judged on. */

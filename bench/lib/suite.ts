@@ -35,10 +35,10 @@ export interface Row {
   /** Ratios against the baselines the section names in `ratioColumns`, keyed like them. */
   ratios?: Record<string, number>;
   /**
-   * A goal this row is held to, and whether the median meets it; `within` when the run cannot tell (the
+   * A goal this row is held to, and whether it was met; `undecided` when the run cannot tell (the
    * goal lies inside the ratio's interval, lib/resolution.ts): then `met` is false, but it is not a miss.
    */
-  target?: { text: string; met: boolean; within?: boolean };
+  target?: { text: string; met: boolean; undecided?: boolean };
   /**
    * Further medians, keyed like the section's `metricColumns` (CPU time per call, say). A row with metrics
    * and no time (a memory table) is not a skip.

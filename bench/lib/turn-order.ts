@@ -9,6 +9,12 @@ export function turnCycle(n: number): number {
   return n % 2 === 1 && n > 1 ? 2 * n : n;
 }
 
+/** The number of rounds nearest `about` that is a whole number of cycles (one at least). */
+export function balancedRuns(n: number, about: number): number {
+  const cycle = turnCycle(n);
+  return Math.max(1, Math.round(about / cycle)) * cycle;
+}
+
 /** The subjects' indexes in the order they run in round `round` (0-based). */
 export function turnOrder(n: number, round: number): number[] {
   // The first row is 0, 1, n-1, 2, n-2, …; row i adds i to each (mod n); for odd n the second half of

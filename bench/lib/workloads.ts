@@ -3,7 +3,7 @@
 // what else the machine does falls on every subject alike.
 
 import type { Peer } from './peer.js';
-import { turnOrder } from './turn-order.js';
+import { balancedRuns, turnOrder } from './turn-order.js';
 
 export const WINDOW = 64;
 
@@ -65,9 +65,10 @@ export function callWorkloads(serialCalls: number, pipelinedCalls: number): Work
 }
 
 /**
- * Warms every peer up with one run of each workload, then runs `runs` rounds in which every peer runs
- * every workload once. Returns samples[workload][peer], one result per round. The peers run in a balanced
- * order (turn-order.ts): over a cycle of rounds each comes first, and follows each other, equally often.
+ * Warms every peer up with one run of each workload, then runs about `runs` rounds (the nearest whole
+ * number of cycles of the balanced order, turn-order.ts) in which every peer runs every workload once.
+ * Returns samples[workload][peer], one result per round. Within each workload's pass, over a cycle each
+ * peer comes first, and right after each other, equally often.
  */
 export async function takeTurns<R extends { ms: number }>(
   peers: readonly Peer[],
@@ -84,7 +85,8 @@ export async function takeTurns<R extends { ms: number }>(
   const describe =
     options.describe ?? ((result: R, w: Workload) => `${Math.round((w.calls / result.ms) * 1000)}/s`);
   const samples = workloads.map(() => peers.map((): R[] => []));
-  for (let run = 0; run < runs; run++) {
+  const rounds = balancedRuns(peers.length, runs);
+  for (let run = 0; run < rounds; run++) {
     for (const [wi, w] of workloads.entries()) {
       const line: string[] = [];
       for (const pi of turnOrder(peers.length, run)) {
@@ -92,7 +94,7 @@ export async function takeTurns<R extends { ms: number }>(
         samples[wi]![pi]!.push(result);
         line.push(`${subjects[pi]} ${describe(result, w)}`);
       }
-      progress(`  run ${run + 1}/${runs} ${w.key}: ${line.join(', ')}`);
+      progress(`  run ${run + 1}/${rounds} ${w.key}: ${line.join(', ')}`);
     }
   }
   return samples;

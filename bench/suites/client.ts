@@ -172,7 +172,7 @@ export const client: Suite = {
         rows: callRows,
         notes: [
           `mcpwire: McpClient.callTool() on a ChildProcessTransport (bench/peers/mcpwire-mcp-client.mjs); ${sdk}: Client.callTool() on StdioClientTransport (sdk-mcp-client.mjs); both with default options. hand-written: raw-mcp-client.mjs, requests queued in one turn written with one write, responses matched by id, nothing validated: the lower bound.`,
-          'Every client calls the same hand-written server (raw-mcp-server.mjs: an `echo` tool, no validation), its own copy in its own process, after connecting and initializing. One warm-up run each, then they take turns run by run, each run starting with the next client, with garbage collected before each run; every result is checked.',
+          'Every client calls the same hand-written server (raw-mcp-server.mjs: an `echo` tool, no validation), its own copy in its own process, after connecting and initializing. One warm-up run each, then they take turns run by run, in a balanced order (each first, and right after each other, equally often: bench/lib/turn-order.ts), with garbage collected before each run; every result is checked.',
           "client CPU/call is user + system time of the client process over the timed run divided by the calls, and hardly depends on what else the machine runs; server CPU/call is read from /proc (the schedstat of its threads, in ns). peak RSS is the client process's high-water mark so far.",
           `For scale: the hand-written client reaches ${formatRatio(rawRate / sdkRate)} the ${sdk} client's calls/s here; no client can beat a "vs SDK" target above that on this machine.`,
         ],

@@ -3,8 +3,8 @@
 // bound), each driven by its own copy of the hand-written HTTP client (bench/peers/raw-http-client.mjs).
 // tools/call of a trivial tool with 1 and 32 in flight, in a session answered with SSE streams (the
 // default) and with JSON bodies; 2026-07-28 requests without a session; and the heap an idle session takes.
-// The hand-written server runs twice, the second copy as the control that gives the run's resolution
-// (lib/resolution.ts).
+// The hand-written server runs as two copies, and a ratio's reference is both; a target is met, missed or
+// undecided by the ratio's interval (lib/resolution.ts).
 
 import { type CallRun, medianOf, withClients } from '../lib/mcp.js';
 import { PEERS_DIR } from '../lib/peer.js';
@@ -43,8 +43,9 @@ export const httpServer: Suite = {
     const q = context.quick;
     // Each case runs in forks: fresh processes for every subject, warmed up, then one balanced cycle of
     // rounds (lib/turn-order.ts). What one process pair keeps for its whole life (where the host placed
-    // it) then varies from fork to fork, and shows in the rounds' spread instead of posing as a result.
-    const forks = q ? 1 : 3;
+    // it) then varies from fork to fork, and the interval counts the forks as the samples of it they are.
+    // --quick runs two, so that its verdicts are as wide as two forks make them, not confident.
+    const forks = q ? 2 : 4;
     const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
     const idleSessions = q ? 200 : 1000;
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
@@ -63,7 +64,7 @@ export const httpServer: Suite = {
     ] as const;
     for (const c of cases) {
       const subjects = c.subjects.map((s) => s.name);
-      const rounds = q ? 3 : turnCycle(subjects.length);
+      const rounds = turnCycle(subjects.length);
       // samples[workload][subject]: every fork's rounds, one after the other.
       const samples = loads.map(() => subjects.map((): CallRun[] => []));
       for (let fork = 0; fork < forks; fork++) {
@@ -117,7 +118,12 @@ export const httpServer: Suite = {
           // CPU shows in its own column rather than in calls/s.
           const clientCpu = median(runsOf(pi).map((r) => (r.clientCpuMs * 1000) / w.calls));
           const clientBusy = median(runsOf(pi).map((r) => (100 * r.clientCpuMs) / r.ms));
-          const { rate: vsRaw, cpu: vsRawCpu } = againstPair(runsAt(pi), runsAt(rawIndex), runsAt(copyIndex));
+          const { rate: vsRaw, cpu: vsRawCpu } = againstPair(
+            runsAt(pi),
+            runsAt(rawIndex),
+            runsAt(copyIndex),
+            rounds,
+          );
           const goal = TARGETS[c.key]!;
           const verdict = verdictOf(goal, vsRaw, vsRawCpu);
           return {
@@ -142,7 +148,7 @@ export const httpServer: Suite = {
                 ? {
                     text: targetText(goal, vsRaw, vsRawCpu),
                     met: verdict === 'met',
-                    within: verdict === 'within',
+                    undecided: verdict === 'undecided',
                   }
                 : undefined,
           };
@@ -168,8 +174,8 @@ export const httpServer: Suite = {
         rows,
         notes: [
           `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound, run as two copies (hand-written and a second copy), each under its own client.`,
-          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). ${forks} forks (fresh processes for every server and client, one warm-up run each), each ${rounds} rounds in a balanced order (each server first, and after each other, equally often). server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate.`,
-          "The ratio columns are medians of each round's ratio, against the geometric mean of the two hand-written copies in that round (the copies' own rows show how far apart the two were). A target is met when the ratio's whole interval meets it, missed when the whole interval misses it, and otherwise within the resolution: the run cannot tell. The interval is the median times and divided by e^(2 SE), SE the standard error of the median of the rounds' log ratios (1.2533 σ / √n, σ from their median absolute deviation). calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient.",
+          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). ${forks} forks (fresh processes for every server and client, one warm-up run each), each ${rounds} rounds in a balanced order (within a workload's pass, each server first, and right after each other, equally often). server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate.`,
+          "The hand-written columns are medians of each round's ratio against the geometric mean of the two hand-written copies in that round (the copies' own rows show how far apart the two were); calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient. A target is met when the ratio's whole interval meets it, missed when the whole interval misses it, and otherwise undecided: the run cannot tell. The interval (shown with the target) is the median times and divided by e^δ, δ the larger of twice the standard error of the median of all the rounds' log ratios (1.2533 σ / √n, σ from their median absolute deviation) and, with the forks' medians as samples, Student's t at 97.5% times their standard deviation over √forks.",
         ],
       });
     }

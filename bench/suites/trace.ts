@@ -67,7 +67,7 @@ export const trace: Suite = {
             server: route.command(nodeScript(server.script), log),
           })),
           async (peers) => {
-            // Each run starts with the next route, so that each comes first equally often.
+            // The routes take turns in a balanced order (lib/turn-order.ts).
             const samples = await takeTurns<CallRun>(
               peers,
               ROUTES.map((route) => route.subject),

@@ -1,6 +1,6 @@
 // How the bench judges a ratio to a lower bound it cannot measure exactly (bench/lib/resolution.ts, issue
 // 21): against both copies of the lower bound, with an interval from the rounds' spread, and a verdict in
-// three (met, missed, or within the resolution when the run cannot tell).
+// three (met, missed, or undecided when the run cannot tell).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -39,26 +39,43 @@ describe('bench resolution', () => {
     near(Math.log(more.high), delta / 2, 1e-4);
   });
 
+  it('counts rounds in forks as the fewer samples they are of what stays with a fork', () => {
+    // Three forks of four rounds, each fork agreeing with itself but at its own level (ln -0.04, 0, 0.04):
+    // taken as twelve rounds the width would be twice the median's standard error; taken as forks it is
+    // t(2) = 4.303 times their standard deviation (0.04) over √3.
+    const forks = [-0.04, 0, 0.04].flatMap((level) => repeat(Math.exp(level), 4));
+    const pooled = judgeRounds(forks)!;
+    const asForks = judgeRounds(forks, 4)!;
+    near(Math.log(asForks.high), (4.303 * 0.04) / Math.sqrt(3), 1e-9);
+    assert.ok(Math.log(asForks.high) > 2 * Math.log(pooled.high), `${asForks.high} against ${pooled.high}`);
+    // One fork: nothing to count but its rounds.
+    assert.deepEqual(judgeRounds(repeat(1.02, 4), 4), exact(1.02));
+    // Forks that agree leave the rounds' width.
+    near(judgeRounds(repeat(1.02, 12), 4)!.high, 1.02);
+  });
+
   it('meets a goal only when the whole interval does, and misses it only when the whole interval misses', () => {
     const goal = { rate: 1 };
     assert.equal(verdictOf(goal, { median: 1.05, low: 1.01, high: 1.09 }, undefined), 'met');
-    assert.equal(verdictOf(goal, { median: 0.99, low: 0.95, high: 1.03 }, undefined), 'within');
-    assert.equal(verdictOf(goal, { median: 1.02, low: 0.98, high: 1.06 }, undefined), 'within');
+    assert.equal(verdictOf(goal, { median: 0.99, low: 0.95, high: 1.03 }, undefined), 'undecided');
+    assert.equal(verdictOf(goal, { median: 1.02, low: 0.98, high: 1.06 }, undefined), 'undecided');
     assert.equal(verdictOf(goal, { median: 0.95, low: 0.93, high: 0.97 }, undefined), 'missed');
     // An exact ratio is met or missed by the goal alone.
     assert.equal(verdictOf(goal, exact(1), undefined), 'met');
     assert.equal(verdictOf(goal, exact(0.999), undefined), 'missed');
   });
 
-  it('holds CPU per call to its goal the other way round, and misses a CPU goal with no CPU measured', () => {
+  it('holds CPU per call to its goal the other way round', () => {
     const goal = { rate: 0.9, cpu: 1.3 };
     const rate = exact(1);
     assert.equal(verdictOf(goal, rate, { median: 1.1, low: 1.05, high: 1.15 }), 'met');
-    assert.equal(verdictOf(goal, rate, { median: 1.28, low: 1.24, high: 1.32 }), 'within');
+    assert.equal(verdictOf(goal, rate, { median: 1.28, low: 1.24, high: 1.32 }), 'undecided');
     assert.equal(verdictOf(goal, rate, { median: 1.4, low: 1.35, high: 1.45 }), 'missed');
-    assert.equal(verdictOf(goal, rate, undefined), 'missed');
-    // A missed rate is missed whatever the CPU.
+    // No CPU measured: the run cannot tell, whatever the rate.
+    assert.equal(verdictOf(goal, rate, undefined), 'undecided');
+    // A missed rate is missed whatever the CPU, and a missed CPU whatever the rate.
     assert.equal(verdictOf(goal, exact(0.85), exact(1)), 'missed');
+    assert.equal(verdictOf(goal, { median: 0.9, low: 0.88, high: 0.92 }, exact(1.4)), 'missed');
   });
 
   it('divides by both copies of the lower bound, so that one slowed copy weighs half', () => {
@@ -76,6 +93,22 @@ describe('bench resolution', () => {
     // Calls/s is the pair's time over the subject's; CPU the subject's over the pair's.
     near(againstPair(runs(50, 55), second, second).rate.median, 2);
     near(againstPair(runs(50, 55), second, second).cpu!.median, 1.1);
+    // Round by round, not a ratio of medians: rounds [100, 200] against copies [110, 180] are 1.1x and
+    // 0.9x, their median (in log terms) √0.99, where the medians' quotient would be 145 / 150.
+    const paired = againstPair(
+      { times: [100, 200], cpus: [1, 1] },
+      { times: [110, 180], cpus: [1, 1] },
+      { times: [110, 180], cpus: [1, 1] },
+    );
+    near(paired.rate.median, Math.sqrt(0.99));
+    // A round missing on one side keeps the others in their forks.
+    const gap = againstPair(
+      { times: [100, 100, 100, 100], cpus: [undefined, 2, 2, 2] },
+      { times: [100, 100, 100, 100], cpus: [1, 1, 1, 1] },
+      { times: [100, 100, 100, 100], cpus: [1, 1, 1, 1] },
+      2,
+    );
+    assert.deepEqual(gap.cpu, exact(2));
     // No CPU measured: no CPU ratio.
     const untimed: SubjectRuns = { times: repeat(100, 6), cpus: repeat(0, 6).map(() => undefined) };
     assert.equal(againstPair(untimed, second, second).cpu, undefined);

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { turnCycle, turnOrder } from '../../bench/lib/turn-order.js';
+import { balancedRuns, turnCycle, turnOrder } from '../../bench/lib/turn-order.js';
 
 describe('bench turn order', () => {
   for (let n = 1; n <= 7; n++) {
@@ -47,5 +47,14 @@ describe('bench turn order', () => {
     // A rotation (0 1 2, 1 2 0, 2 0 1) always has 0 follow 2; the cycle of six also has 0 follow 1.
     const orders = [0, 1, 2, 3, 4, 5].map((r) => turnOrder(3, r).join(''));
     assert.ok(orders.some((o) => o.includes('10')) && orders.some((o) => o.includes('20')), String(orders));
+  });
+
+  it('has a cycle of n rounds for an even n and 2n for an odd one, and runs whole cycles', () => {
+    assert.deepEqual([1, 2, 3, 4, 5].map(turnCycle), [1, 2, 6, 4, 10]);
+    assert.equal(balancedRuns(3, 7), 6);
+    assert.equal(balancedRuns(3, 11), 12);
+    assert.equal(balancedRuns(4, 9), 8);
+    assert.equal(balancedRuns(5, 3), 10);
+    assert.equal(balancedRuns(2, 1), 2);
   });
 });
