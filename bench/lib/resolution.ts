@@ -17,7 +17,7 @@ export interface RatioGoal {
 
 export type Verdict = 'met' | 'undecided' | 'missed';
 
-/** A ratio: the median of its rounds, and the interval its resolution leaves. */
+/** A ratio: the median of its rounds, and the interval its rounds and forks leave. */
 export interface Judged {
   median: number;
   low: number;
@@ -35,9 +35,12 @@ export function pairOf(
   });
 }
 
-/** Student's t at 97.5% for 1 to 10 degrees of freedom (the forks less one), then the normal's 1.96. */
-const T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
-const t975 = (df: number) => T_975[df - 1] ?? 1.96;
+/** Student's t at 97.5% for 1 to 30 degrees of freedom (the forks less one); beyond, 30's (a little wide). */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+const t975 = (df: number) => T_975[Math.min(df, T_975.length) - 1]!;
 
 /**
  * A ratio's median over its rounds and its interval, the median times and divided by e^δ, all in log

@@ -35,7 +35,7 @@ export interface Row {
   /** Ratios against the baselines the section names in `ratioColumns`, keyed like them. */
   ratios?: Record<string, number>;
   /**
-   * A goal this row is held to, and whether it was met; `undecided` when the run cannot tell (the
+   * A goal this row is judged against, and whether it was met; `undecided` when the run cannot tell (the
    * goal lies inside the ratio's interval, lib/resolution.ts): then `met` is false, but it is not a miss.
    */
   target?: { text: string; met: boolean; undecided?: boolean };

@@ -20,6 +20,7 @@ import {
 import { packageVersion } from '../lib/results.js';
 import type { MetricColumn, Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
+import { balancedRuns } from '../lib/turn-order.js';
 import { callWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface ServerSpec {
@@ -238,7 +239,7 @@ export const server: Suite = {
       rows: callRows,
       notes: [
         `The same server three ways: an \`echo\` tool (input {text: string}, answered as one text content) and a ${formatBytes(bigBytes)} text resource. mcpwire: McpServer + serveStdio(), imported from \`mcpwire/server\` as a server's author would (bench/peers/mcpwire-mcp-server.mjs); ${sdk}: McpServer + StdioServerTransport (sdk-mcp-server.mjs); both with a zod input schema and default options. hand-written: ~70 lines of plain Node answering initialize, tools/call and resources/read with no validation (raw-mcp-server.mjs), the lower bound.`,
-        "One client for all: bench/peers/raw-mcp-client.mjs, hand-written, speaking newline-delimited JSON-RPC over the child's pipes (requests queued in one turn go out in one write). It initializes, then calls; every result is checked. Each server has its own client process; after one serial and one pipelined warm-up run they take turns run by run, in a balanced order (each first, and right after each other, equally often: bench/lib/turn-order.ts), with garbage collected before each run.",
+        "One client for all: bench/peers/raw-mcp-client.mjs, hand-written, speaking newline-delimited JSON-RPC over the child's pipes (requests queued in one turn go out in one write). It initializes, then calls; every result is checked. Each server has its own client process; after one serial and one pipelined warm-up run they take turns run by run, in a balanced order (within the pass of each workload, each first, and right after each other, equally often: bench/lib/turn-order.ts), with garbage collected before each run.",
         "server CPU/call is the server process's CPU time over the timed run (the schedstat of its threads, in ns, from /proc) divided by the calls; peak RSS is the server's high-water mark after all the calls, warm-up included.",
         `The pipelined target, part by part: mcpwire reaches ${verdict(pipelinedRow.ratios!.sdk!, 3)} the ${sdk} server's calls/s and ${verdict(pipelinedRow.ratios!.lowerBound!, 0.9)} the hand-written server's (0.9x: issue 21). For scale: the hand-written server itself reaches ${formatRatio(rawVsSdk)} the ${sdk} server's pipelined calls/s under this client; no server can beat a "vs SDK" target above that here.`,
       ],
@@ -375,7 +376,7 @@ export const server: Suite = {
         kib: (spec: ServerSpec) => coldRssKiB[coldSpecs.indexOf(spec)] ?? Number.NaN,
       },
       {
-        case: `after the tool calls (${runs + 1} x (${serialCalls} serial + ${pipelinedCalls} pipelined))`,
+        case: `after the tool calls (${balancedRuns(servers.length, runs) + 1} x (${serialCalls} serial + ${pipelinedCalls} pipelined))`,
         specs: servers,
         kib: (spec: ServerSpec) => measured.afterCalls[servers.indexOf(spec)]!.serverPeakRssKiB ?? Number.NaN,
       },
