@@ -280,7 +280,9 @@ function bench() {
           header: 'target',
           // ❔: undecided, the run cannot tell (the goal lies inside the ratio's interval, bench/lib/resolution.ts).
           cell: (row) =>
-            row.target ? `${row.target.text} ${row.target.met ? '✅' : row.target.undecided ? '❔ undecided' : '❌'}` : '',
+            row.target
+              ? `${row.target.text} ${row.target.met ? '✅' : row.target.undecided ? '❔ undecided' : '❌'}`
+              : '',
         },
       ];
       const cells = section.rows.map((row) => columns.map((c) => c.cell(row)));
