@@ -53,9 +53,14 @@ const t975 = (df: number) => T_975[Math.min(df, T_975.length) - 1]!;
  * forks' medians as k samples: t(k - 1) times their standard deviation over √k. Rounds in one fork share
  * what stays with its processes (where the host placed them), so across the forks they are fewer
  * independent samples than their number says; with one fork, that cannot be measured, and the rounds'
- * width is all there is.
+ * width is all there is. `floor` (in log terms) is the least δ the caller knows the run cannot tell
+ * apart (againstPair: how far two copies of one server stayed apart).
  */
-export function judgeRounds(ratios: readonly number[], perFork = ratios.length): Judged | undefined {
+export function judgeRounds(
+  ratios: readonly number[],
+  perFork = ratios.length,
+  floor = 0,
+): Judged | undefined {
   const logs: number[] = [];
   const forks: number[][] = [];
   ratios.forEach((r, round) => {
@@ -68,7 +73,7 @@ export function judgeRounds(ratios: readonly number[], perFork = ratios.length):
   if (logs.length === 0) return undefined;
   const center = median(logs);
   const sigma = 1.4826 * median(logs.map((x) => Math.abs(x - center)));
-  let delta = (2 * Math.sqrt(Math.PI / 2) * sigma) / Math.sqrt(logs.length);
+  let delta = Math.max(floor, (2 * Math.sqrt(Math.PI / 2) * sigma) / Math.sqrt(logs.length));
   const forkMedians = forks.filter((f) => f.length > 0).map(median);
   const k = forkMedians.length;
   if (k >= 2) {
@@ -96,9 +101,24 @@ export function againstPair(
   second: SubjectRuns,
   perFork?: number,
 ): { rate: Judged; cpu: Judged | undefined } {
-  const rate = judgeRounds(pairedRatios(pairOf(first.times, second.times), subject.times), perFork);
+  // Two copies of one server can stay apart for a whole run, every fork alike, by more than an interval
+  // from the rounds would allow (5% each way in a run of 2026-12-07): whatever sets them apart may set a
+  // subject apart too, so no interval is narrower than how far each copy stayed from their mean.
+  const split = (a: ReadonlyArray<number | undefined>, b: ReadonlyArray<number | undefined>) => {
+    const apart = judgeRounds(pairedRatios(a, b), perFork);
+    return apart === undefined ? 0 : Math.abs(Math.log(apart.median)) / 2;
+  };
+  const rate = judgeRounds(
+    pairedRatios(pairOf(first.times, second.times), subject.times),
+    perFork,
+    split(first.times, second.times),
+  );
   if (rate === undefined) throw new Error('no round with a time for the subject and both copies');
-  const cpu = judgeRounds(pairedRatios(subject.cpus, pairOf(first.cpus, second.cpus)), perFork);
+  const cpu = judgeRounds(
+    pairedRatios(subject.cpus, pairOf(first.cpus, second.cpus)),
+    perFork,
+    split(first.cpus, second.cpus),
+  );
   return { rate, cpu };
 }
 

@@ -93,6 +93,12 @@ describe('bench resolution', () => {
     // Calls/s is the pair's time over the subject's; CPU the subject's over the pair's.
     near(againstPair(runs(50, 55), second, second).rate.median, 2);
     near(againstPair(runs(50, 55), second, second).cpu!.median, 1.1);
+    // Copies that stayed 10% apart, every round alike: no interval is narrower than each copy's distance
+    // from their mean, √1.1, though the subject's own rounds agree exactly.
+    const apart = againstPair(runs(100, 50), runs(110, 55), runs(100, 50));
+    near(apart.rate.median, Math.sqrt(1.1));
+    near(Math.log(apart.rate.high / apart.rate.median), Math.log(1.1) / 2);
+    near(Math.log(apart.cpu!.median / apart.cpu!.low), Math.log(1.1) / 2);
     // Round by round, not a ratio of medians: rounds [100, 200] against copies [110, 180] are 1.1x and
     // 0.9x, their median (in log terms) √0.99, where the medians' quotient would be 145 / 150.
     const paired = againstPair(
