@@ -24,15 +24,29 @@ export interface Judged {
   high: number;
 }
 
-/** Round by round, the geometric mean of the two copies' values (undefined where either is). */
-export function pairOf(
-  a: ReadonlyArray<number | undefined>,
-  b: ReadonlyArray<number | undefined>,
-): Array<number | undefined> {
+type Rounds = ReadonlyArray<number | undefined>;
+
+/** f of a[i] and b[i], round by round, `missing` where either is missing (a round keeps its place). */
+function perRound<T>(
+  a: Rounds,
+  b: Rounds,
+  f: (x: number, y: number) => number,
+  missing: T,
+): Array<number | T> {
   return a.map((x, round) => {
     const y = b[round];
-    return x === undefined || y === undefined ? undefined : Math.sqrt(x * y);
+    return x === undefined || y === undefined ? missing : f(x, y);
   });
+}
+
+/** Round by round, the geometric mean of the two copies' values (undefined where either is). */
+export function pairOf(a: Rounds, b: Rounds): Array<number | undefined> {
+  return perRound(a, b, (x, y) => Math.sqrt(x * y), undefined);
+}
+
+/** a[i] / b[i] round by round, NaN where either is missing, so that a round keeps its place (its fork). */
+function pairedRatios(a: Rounds, b: Rounds): number[] {
+  return perRound(a, b, (x, y) => x / y, Number.NaN);
 }
 
 /** Student's t at 97.5% for 1 to 30 degrees of freedom (the forks less one); beyond, 30's (a little wide). */
@@ -65,10 +79,11 @@ export function judgeRounds(
   const forks: number[][] = [];
   ratios.forEach((r, round) => {
     if (!(Number.isFinite(r) && r > 0)) return;
-    logs.push(Math.log(r));
+    const log = Math.log(r);
+    logs.push(log);
     const fork = Math.floor(round / Math.max(1, perFork));
     forks[fork] ??= [];
-    forks[fork].push(Math.log(r));
+    forks[fork].push(log);
   });
   if (logs.length === 0) return undefined;
   const center = median(logs);
@@ -87,7 +102,7 @@ export function judgeRounds(
 /** One subject's runs: each round's time and (when measured) its CPU time. */
 export interface SubjectRuns {
   times: readonly number[];
-  cpus: ReadonlyArray<number | undefined>;
+  cpus: Rounds;
 }
 
 /**
@@ -104,8 +119,8 @@ export function againstPair(
   // Two copies of one server can stay apart for a whole run, every fork alike, by more than an interval
   // from the rounds would allow (5% each way in a run of 2026-12-07): whatever sets them apart may set a
   // subject apart too, so no interval is narrower than how far each copy stayed from their mean.
-  const split = (a: ReadonlyArray<number | undefined>, b: ReadonlyArray<number | undefined>) => {
-    const apart = judgeRounds(pairedRatios(a, b), perFork);
+  const split = (a: Rounds, b: Rounds) => {
+    const apart = judgeRounds(pairedRatios(a, b));
     return apart === undefined ? 0 : Math.abs(Math.log(apart.median)) / 2;
   };
   const rate = judgeRounds(
@@ -120,14 +135,6 @@ export function againstPair(
     split(first.cpus, second.cpus),
   );
   return { rate, cpu };
-}
-
-/** a[i] / b[i] round by round, NaN where either is missing, so that a round keeps its place (its fork). */
-function pairedRatios(a: ReadonlyArray<number | undefined>, b: ReadonlyArray<number | undefined>): number[] {
-  return a.map((x, round) => {
-    const y = b[round];
-    return x === undefined || y === undefined ? Number.NaN : x / y;
-  });
 }
 
 /**

@@ -28,21 +28,12 @@ export function medianOfRatios(
   a: ReadonlyArray<number | undefined>,
   b: ReadonlyArray<number | undefined>,
 ): number | undefined {
-  const ratios = roundRatios(a, b);
-  return ratios.length > 0 ? median(ratios) : undefined;
-}
-
-/** a[i] / b[i] for each round where both are there and b is not 0 (medianOfRatios takes their median). */
-export function roundRatios(
-  a: ReadonlyArray<number | undefined>,
-  b: ReadonlyArray<number | undefined>,
-): number[] {
   const ratios: number[] = [];
   a.forEach((x, round) => {
     const y = b[round];
     if (x !== undefined && y !== undefined && y !== 0) ratios.push(x / y);
   });
-  return ratios;
+  return ratios.length > 0 ? median(ratios) : undefined;
 }
 
 /** Half the range of the values relative to their median: a rough measure of noise. */

@@ -20,7 +20,6 @@ import {
 import { packageVersion } from '../lib/results.js';
 import type { MetricColumn, Row, Section, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
-import { balancedRuns } from '../lib/turn-order.js';
 import { callWorkloads, takeTurns } from '../lib/workloads.js';
 
 interface ServerSpec {
@@ -376,7 +375,7 @@ export const server: Suite = {
         kib: (spec: ServerSpec) => coldRssKiB[coldSpecs.indexOf(spec)] ?? Number.NaN,
       },
       {
-        case: `after the tool calls (${balancedRuns(servers.length, runs) + 1} x (${serialCalls} serial + ${pipelinedCalls} pipelined))`,
+        case: `after the tool calls (${calls[0]![0]!.length + 1} x (${serialCalls} serial + ${pipelinedCalls} pipelined))`,
         specs: servers,
         kib: (spec: ServerSpec) => measured.afterCalls[servers.indexOf(spec)]!.serverPeakRssKiB ?? Number.NaN,
       },
