@@ -1,7 +1,7 @@
 // What the server, client and trace suites share: MCP client peers (bench/peers/*-mcp-client.mjs, driven
 // through bench/peers/mcp-driver.mjs) each talking to a server command of their own.
 
-import { PEERS_DIR, type Peer, withPeers } from './peer.js';
+import { type Commander, PEERS_DIR, type Peer, withPeers } from './peer.js';
 import { median } from './timing.js';
 
 /** One tools/call run, as mcp-driver.mjs reports it; serverCpuMs is absent off Linux. */
@@ -52,6 +52,23 @@ export function withClients<T>(
   return withPeers(
     specs.map((spec) => ({ script: spec.client, config: { ...spec.config, server: spec.server } })),
     body,
+  );
+}
+
+/**
+ * Starts one client peer connected to every server command (mcp-driver.mjs's "servers"), and runs `body`
+ * with a Commander per server, which runs each command against that server only. Servers compared through
+ * one client share whatever that process's luck does to the rate (one more source of a lasting split
+ * between subjects gone when the client is what bounds the rate).
+ */
+export function withSharedClient<T>(
+  client: string,
+  servers: readonly string[][],
+  config: Record<string, unknown>,
+  body: (servers: Commander[]) => Promise<T>,
+): Promise<T> {
+  return withPeers([{ script: client, config: { ...config, servers } }], ([peer]) =>
+    body(servers.map((_, server) => ({ command: (command) => peer!.command({ ...command, server }) }))),
   );
 }
 

@@ -20,7 +20,14 @@ export interface PeerOptions {
   timeoutMs?: number;
 }
 
-export class Peer {
+export type Command = { op: string; [key: string]: unknown };
+
+/** What runs commands: a peer, or one of the servers a shared client peer drives (mcp.ts). */
+export interface Commander {
+  command<T>(command: Command): Promise<T>;
+}
+
+export class Peer implements Commander {
   private readonly waiters: Array<{ resolve(reply: Reply): void; reject(error: Error): void }> = [];
   private stderrTail = '';
   private exited: string | undefined;
@@ -55,7 +62,7 @@ export class Peer {
   }
 
   /** Sends one command and resolves with the peer's answer; commands run one at a time. */
-  async command<T>(command: { op: string; [key: string]: unknown }): Promise<T> {
+  async command<T>(command: Command): Promise<T> {
     if (this.exited) throw this.failure('had exited');
     this.child.send(command);
     return (await this.reply()) as T;

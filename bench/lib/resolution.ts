@@ -1,5 +1,5 @@
 // Judging a ratio to a lower bound on a machine that cannot measure it exactly. The lower bound runs as two
-// copies, each under its own client, taking turns with the other subjects; the reference a subject is
+// copies, taking turns with the other subjects; the reference a subject is
 // divided by is, round by round, the geometric mean of the two copies (one copy's luck, a slow run or a
 // process pair the host placed badly, weighs half). A ratio has an interval: its median times and divided
 // by a width from how its rounds and forks spread. A target is met only when the whole interval meets it,

@@ -2,7 +2,7 @@
 // with WINDOW in flight; and the loop that runs them on several peers, taking turns run by run, so that
 // what else the machine does falls on every subject alike.
 
-import type { Peer } from './peer.js';
+import type { Commander } from './peer.js';
 import { balancedRuns, turnOrder } from './turn-order.js';
 
 export const WINDOW = 64;
@@ -71,7 +71,7 @@ export function callWorkloads(serialCalls: number, pipelinedCalls: number): Work
  * peer comes first, and right after each other, equally often.
  */
 export async function takeTurns<R extends { ms: number }>(
-  peers: readonly Peer[],
+  peers: readonly Commander[],
   subjects: readonly string[],
   workloads: readonly Workload[],
   runs: number,

@@ -5,14 +5,19 @@
 // A client module calls `driveMcp(connect)`, where `connect(command, args)` starts the server, performs
 // the initialize handshake and returns
 //   { pid, echo(text): Promise<CallToolResult>, read(uri): Promise<ReadResourceResult>, close(): Promise<void> }
-// and may add `extra` commands of its own (the hand-written client's cold starts).
+// and may add `extra` commands of its own (the hand-written client's cold starts), called as
+// extra[op](command, args, message, connection).
+// {"servers": [command, ...]} instead of "server" connects one client process to several servers, and a
+// command's `server` (an index, 0 by default) says which one it runs against: servers compared through one
+// client share what that process keeps for its life (its JIT's choices, where the host placed it), which
+// for a client that bounds the rate sets the rate as much as the server does.
 //
 // The benchmark (bench/lib/peer.ts) starts a client with an IPC channel and sends it one command at a time:
 //   { op: 'serial', calls }             `calls` tool calls, one in flight        -> { ms, clientCpuMs, serverCpuMs }
 //   { op: 'pipelined', calls, window }  `calls` tool calls, `window` in flight   -> { ms, clientCpuMs, serverCpuMs }
 //   { op: 'read', bytes }               one resources/read of BYTES characters   -> { ms, failed?: reason }
 //   { op: 'stats' }                     peak RSS of client and server            -> { clientPeakRssKiB, serverPeakRssKiB }
-//   { op: 'close' }                     stop the server, then exit               -> {}
+//   { op: 'close' }                     stop the servers, then exit              -> {}
 // The server's CPU time and peak RSS are read from /proc/PID (Linux; absent elsewhere), so that no server
 // needs anything beyond MCP itself. Through `mcpwire trace`, PID is the proxy's.
 
@@ -136,9 +141,17 @@ async function withCpu(client, work) {
 
 export async function driveMcp(connect, extra = {}) {
   const config = JSON.parse(process.argv[2] ?? '{}');
-  const [command, ...args] = config.server;
-  let client = await connect(command, args);
+  const commands = config.servers ?? [config.server];
+  // One connection per server, made one after the other (a server's start is not measured).
+  const clients = [];
+  for (const [command, ...args] of commands) clients.push(await connect(command, args));
   const execute = async (message) => {
+    const index = message.server ?? 0;
+    if (message.op !== 'close' && clients[index] === undefined) {
+      throw new Error(`no server ${index}: this client has ${clients.length}`);
+    }
+    const client = clients[index];
+    const [command, ...args] = commands[index] ?? [];
     switch (message.op) {
       case 'serial':
         return withCpu(client, () => serialCalls(echoCall(client), message.calls));
@@ -149,17 +162,17 @@ export async function driveMcp(connect, extra = {}) {
         if (outcome.failed) {
           // A client that failed a read may be left mid-message: start over with a fresh server.
           await client.close().catch(() => {});
-          client = await connect(command, args);
+          clients[index] = await connect(command, args);
         }
         return outcome;
       }
       case 'stats':
         return { clientPeakRssKiB: processPeakRssKiB(), serverPeakRssKiB: processPeakRssKiB(client.pid) };
       case 'close':
-        await client.close();
+        for (const each of clients) await each.close();
         return {};
       default:
-        if (extra[message.op]) return extra[message.op](command, args, message);
+        if (extra[message.op]) return extra[message.op](command, args, message, client);
         throw new Error(`unknown command ${JSON.stringify(message)}`);
     }
   };

@@ -22,8 +22,6 @@ const STATELESS_HEADERS = {
   'Mcp-Name': 'echo',
 };
 
-let current;
-
 function poster(url, agent) {
   let session;
   const post = (body, extra = {}, method = 'POST', retried = false) =>
@@ -88,7 +86,6 @@ function getJson(url) {
 await driveMcp(
   async (command, args) => {
     const server = await startHttpServer(command, args);
-    current = server;
     let nextId = 1;
     const agent = new http.Agent({ keepAlive: true });
     const url = new URL(server.url);
@@ -96,6 +93,8 @@ await driveMcp(
     if (!stateless) await initialize();
     return {
       pid: server.pid,
+      url: server.url,
+      heapUrl: server.heapUrl,
       echo: async (text) => {
         const id = nextId++;
         const answer = await post(
@@ -113,10 +112,10 @@ await driveMcp(
     };
   },
   {
-    async idle(_command, _args, message) {
-      if (!current.heapUrl) throw new Error('the server names no heapUrl');
+    async idle(_command, _args, message, server) {
+      if (!server.heapUrl) throw new Error('the server names no heapUrl');
       const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-      const url = new URL(current.url);
+      const url = new URL(server.url);
       const open = async (count) => {
         const opened = [];
         for (let i = 0; i < count; i += 8) {
@@ -127,12 +126,12 @@ await driveMcp(
         return opened;
       };
       for (const session of await open(message.warmup ?? 0)) await session.end();
-      const before = (await getJson(current.heapUrl)).heapUsed;
+      const before = (await getJson(server.heapUrl)).heapUsed;
       const opened = await open(message.sessions);
       // Idle: past the grace period after which a server may forget the events of the streams it finished
       // (mcpwire: twice its 1 s retry hint).
       await new Promise((resolve) => setTimeout(resolve, message.settleMs ?? 0));
-      const after = (await getJson(current.heapUrl)).heapUsed;
+      const after = (await getJson(server.heapUrl)).heapUsed;
       if (!message.keep) for (const session of opened) await session.end();
       agent.destroy();
       return { bytesPerSession: (after - before) / message.sessions };

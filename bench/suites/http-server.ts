@@ -1,12 +1,13 @@
 // MCP servers over Streamable HTTP side by side (issue 21): mcpwire's McpServer.serveHttp(), the official
 // SDK's McpServer on its StreamableHTTPServerTransport, and a hand-written node:http server (the lower
-// bound), each driven by its own copy of the hand-written HTTP client (bench/peers/raw-http-client.mjs).
+// bound), all driven by one process of the hand-written HTTP client (bench/peers/raw-http-client.mjs): the
+// client is what bounds the rate, and a client process of each server's own would make its luck theirs.
 // tools/call of a trivial tool with 1 and 32 in flight, in a session answered with SSE streams (the
 // default) and with JSON bodies; 2026-07-28 requests without a session; and the heap an idle session takes.
 // The hand-written server runs as two copies, and a ratio's reference is both; a target is met, missed or
 // undecided by the ratio's interval (lib/resolution.ts).
 
-import { type CallRun, medianOf, withClients } from '../lib/mcp.js';
+import { type CallRun, medianOf, withSharedClient } from '../lib/mcp.js';
 import { PEERS_DIR } from '../lib/peer.js';
 import { againstPair, type RatioGoal, type SubjectRuns, targetText, verdictOf } from '../lib/resolution.js';
 import { packageVersion } from '../lib/results.js';
@@ -69,14 +70,12 @@ export const httpServer: Suite = {
       const samples = loads.map(() => subjects.map((): CallRun[] => []));
       for (let fork = 0; fork < forks; fork++) {
         context.progress(
-          `http-server: ${c.key}, ${subjects.length} servers, each with its own client (fork ${fork + 1}/${forks})`,
+          `http-server: ${c.key}, ${subjects.length} servers, one client (fork ${fork + 1}/${forks})`,
         );
-        const forkSamples = await withClients(
-          c.subjects.map((s) => ({
-            client: 'raw-http-client.mjs',
-            server: serverCommand(s.script, { answer: c.answer }),
-            config: { stateless: c.stateless },
-          })),
+        const forkSamples = await withSharedClient(
+          'raw-http-client.mjs',
+          c.subjects.map((s) => serverCommand(s.script, { answer: c.answer })),
+          { stateless: c.stateless },
           async (peers) => {
             const result = await takeTurns<CallRun>(peers, subjects, loads, rounds, context.progress);
             if (c.key === 'sse' && fork === 0) {
@@ -173,8 +172,8 @@ export const httpServer: Suite = {
         ],
         rows,
         notes: [
-          `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound, run as two copies (hand-written and a second copy), each under its own client.`,
-          `One hand-written client per server (raw-http-client.mjs: node:http POSTs on a keep-alive agent${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}). ${forks} forks (fresh processes for every server and client, one warm-up run each), each ${rounds} rounds in a balanced order (within a workload's pass, each server first, and right after each other, equally often). server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate.`,
+          `mcpwire: McpServer.serveHttp() with an \`echo\` tool (JSON Schema input), default options${c.key === 'json' ? ' but jsonResponse' : ''} (bench/peers/mcpwire-http-server.mjs). ${c.stateless ? '' : `${sdk}: McpServer on StreamableHTTPServerTransport, a server and transport per session as its examples do${c.key === 'json' ? ', enableJsonResponse' : ''} (sdk-http-server.mjs). `}hand-written: raw-http-server.mjs, node:http answering initialize and tools/call with no validation, ${c.answer === 'json' ? 'a JSON body' : 'one SSE event'} per POST: the lower bound, run as two copies (hand-written and a second copy).`,
+          `One hand-written client process for all the servers, taking them in turn (raw-http-client.mjs: node:http POSTs on a keep-alive agent per server${c.stateless ? ', each a 2026-07-28 request with its _meta envelope and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers' : ', the session opened once'}): the client bounds calls/s, so a client process of each server's own would lend each its own luck. ${forks} forks (fresh processes for every server and the client, one warm-up run each), each ${rounds} rounds in a balanced order (within a workload's pass, each server first, and right after each other, equally often). server CPU/call is the server process's CPU time over the run (the schedstat of its threads, in ns, from /proc) divided by the calls; client CPU/call the client's own (process.cpuUsage), and client busy its CPU time over the run's time (all its threads, so beyond 100% when its collector's threads run beside its main one): at 100% or more, the client is what bounds calls/s, and a server's extra CPU shows in its CPU column more than in its rate.`,
           "The ratio columns are medians of each round's ratio, the hand-written ones (in log terms) against the geometric mean of the two hand-written copies in that round (the copies' own rows show how far apart the two were); calls/s and CPU/call are medians of the runs, so a ratio need not equal their quotient. A target is met when the ratio's whole interval meets it, missed when the whole interval misses it, and otherwise undecided: the run cannot tell. The interval (shown with the target) is the median times and divided by e^δ, δ the larger of twice the standard error of the median of all the rounds' log ratios (1.2533 σ / √n, σ from their median absolute deviation) and, with the forks' medians as samples, Student's t at 97.5% times their standard deviation over √forks; and never less than how far each hand-written copy stayed from the two copies' mean (what set two copies of one server apart for a whole run may set any server apart).",
         ],
       });
