@@ -3,10 +3,11 @@
 // read as JSON or as the data line of its one SSE event, matched by id, nothing validated. The initialize
 // handshake is done once, for the session id; with {"stateless": true} there is none, and every call is a
 // 2026-07-28 request (the _meta envelope, and the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers).
-// Its own command: { op: 'idle', sessions } opens that many sessions (initialize and initialized each),
-// leaves them idle for settleMs and answers the server's heap growth per session (the server answers GET
-// heapUrl), then ends them with DELETE. `warmup` sessions are opened and ended first (code compiled, buffers
-// grown: not counted); with `keep` the sessions are left open (what else holds them can be measured).
+// Its own command: { op: 'idle', sessions } opens that many sessions on the command's server (initialize
+// and initialized each), leaves them idle for settleMs and answers the server's heap growth per session
+// (the server answers GET heapUrl), then ends them with DELETE. `warmup` sessions are opened and ended
+// first (code compiled, buffers grown: not counted); with `keep` the sessions are left open (what else
+// holds them can be measured).
 import http from 'node:http';
 import { startHttpServer } from './http-server-process.mjs';
 import { driveMcp } from './mcp-driver.mjs';
