@@ -1,5 +1,6 @@
 // What the server, client and trace suites share: MCP client peers (bench/peers/*-mcp-client.mjs, driven
-// through bench/peers/mcp-driver.mjs) each talking to a server command of their own.
+// through bench/peers/mcp-driver.mjs) each talking to a server command of their own, or one talking to
+// several in turn (withSharedClient).
 
 import { type Commander, PEERS_DIR, type Peer, withPeers } from './peer.js';
 import { median } from './timing.js';
@@ -58,8 +59,8 @@ export function withClients<T>(
 /**
  * Starts one client peer connected to every server command (mcp-driver.mjs's "servers"), and runs `body`
  * with a Commander per server, which runs each command against that server only. Servers compared through
- * one client share whatever that process's luck does to the rate (one more source of a lasting split
- * between subjects gone when the client is what bounds the rate).
+ * one client share whatever that process's luck does to the rate: where the client is what bounds the
+ * rate, a client of each server's own would set the servers apart by its luck.
  */
 export function withSharedClient<T>(
   client: string,
