@@ -1,8 +1,8 @@
-// What the server, client and trace suites share: MCP client peers (bench/peers/*-mcp-client.mjs, driven
-// through bench/peers/mcp-driver.mjs) each talking to a server command of their own, or one talking to
-// several in turn (withSharedClient).
+// What the suites that call MCP servers share: client peers (bench/peers/*-client.mjs, driven through
+// bench/peers/mcp-driver.mjs) each talking to a server command of their own, or one talking to several in
+// turn (withSharedClient).
 
-import { type Commander, PEERS_DIR, type Peer, withPeers } from './peer.js';
+import { type Command, type Commander, PEERS_DIR, type Peer, withPeers } from './peer.js';
 import { median } from './timing.js';
 
 /** One tools/call run, as mcp-driver.mjs reports it; serverCpuMs is absent off Linux. */
@@ -68,9 +68,17 @@ export function withSharedClient<T>(
   config: Record<string, unknown>,
   body: (servers: Commander[]) => Promise<T>,
 ): Promise<T> {
-  return withPeers([{ script: client, config: { ...config, servers } }], ([peer]) =>
-    body(servers.map((_, server) => ({ command: (command) => peer!.command({ ...command, server }) }))),
-  );
+  return withPeers([{ script: client, config: { ...config, servers } }], ([peer]) => {
+    // The Commanders share one peer, whose replies come back in the order its commands went out and whose
+    // runs would overlap: each command waits for the one before it, whichever server it targets.
+    let last: Promise<unknown> = Promise.resolve();
+    const run = <R>(command: Command, target: number): Promise<R> => {
+      const next = last.catch(() => undefined).then(() => peer!.command<R>({ ...command, target }));
+      last = next;
+      return next;
+    };
+    return body(servers.map((_, target) => ({ command: <R>(command: Command) => run<R>(command, target) })));
+  });
 }
 
 /** Peak RSS for a row, leaving out what could not be measured. */

@@ -1,6 +1,7 @@
 // A peer script (bench/peers/*.mjs) in its own node process, driven command by command over an IPC
 // channel. Each subject measured in its own process keeps its JIT state, heap and peak RSS its own, and
-// commands let several peers take turns run by run, so that a slow patch of the machine hits all alike.
+// commands let several peers (or several servers of one client peer: mcp.ts withSharedClient) take turns
+// run by run, so that a slow patch of the machine hits all alike.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +69,7 @@ export class Peer implements Commander {
     return (await this.reply()) as T;
   }
 
-  /** Asks the peer to stop its server and exit, and waits for it; kills it if it does not. */
+  /** Asks the peer to stop its servers and exit, and waits for it; kills it if it does not. */
   async close(): Promise<void> {
     if (!this.exited) {
       try {

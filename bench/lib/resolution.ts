@@ -1,7 +1,7 @@
 // Judging a ratio to a lower bound on a machine that cannot measure it exactly. The lower bound runs as two
 // copies, taking turns with the other subjects; the reference a subject is
 // divided by is, round by round, the geometric mean of the two copies (one copy's luck, a slow run or a
-// process pair the host placed badly, weighs half). A ratio has an interval: its median times and divided
+// process the host placed badly, weighs half). A ratio has an interval: its median times and divided
 // by a width from how its rounds and forks spread. A target is met only when the whole interval meets it,
 // missed only when the whole interval misses it, and otherwise undecided: the run cannot tell. A subject
 // at a target of 1x the lower bound (issue 21's JSON row, beside a server that validates nothing) is

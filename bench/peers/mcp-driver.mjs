@@ -8,9 +8,10 @@
 // and may add `extra` commands of its own (the hand-written client's cold starts), called as
 // extra[op](command, args, message, connection).
 // {"servers": [command, ...]} instead of "server" connects one client process to several servers, and a
-// command's `server` (an index, 0 by default) says which one it runs against: servers compared through one
-// client share what that process keeps for its life (its JIT's choices, where the host placed it), which
-// for a client that bounds the rate sets the rate as much as the server does.
+// command's `target` (an index, 0 by default; not `server`, which the hand-written client's cold start
+// takes as a whole command) says which one it runs against: servers compared through one client share what
+// that process keeps for its life (its JIT's choices, where the host placed it), which for a client that
+// bounds the rate sets the rate as much as the server does.
 //
 // The benchmark (bench/lib/peer.ts) starts a client with an IPC channel and sends it one command at a time:
 //   { op: 'serial', calls }             `calls` tool calls, one in flight        -> { ms, clientCpuMs, serverCpuMs }
@@ -146,9 +147,9 @@ export async function driveMcp(connect, extra = {}) {
   const clients = [];
   for (const [command, ...args] of commands) clients.push(await connect(command, args));
   const execute = async (message) => {
-    const index = message.server ?? 0;
-    if (message.op !== 'close' && clients[index] === undefined) {
-      throw new Error(`no server ${index}: this client has ${clients.length}`);
+    const index = message.target ?? 0;
+    if (message.op !== 'close' && !(Number.isInteger(index) && clients[index] !== undefined)) {
+      throw new Error(`no server ${JSON.stringify(index)} to target: this client has ${clients.length}`);
     }
     const client = clients[index];
     const [command, ...args] = commands[index] ?? [];
@@ -168,9 +169,13 @@ export async function driveMcp(connect, extra = {}) {
       }
       case 'stats':
         return { clientPeakRssKiB: processPeakRssKiB(), serverPeakRssKiB: processPeakRssKiB(client.pid) };
-      case 'close':
-        for (const each of clients) await each.close();
+      case 'close': {
+        // Every server is stopped, whichever fails to stop; the first failure is then reported.
+        const outcomes = await Promise.allSettled(clients.map((each) => each.close()));
+        const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
         return {};
+      }
       default:
         if (extra[message.op]) return extra[message.op](command, args, message, client);
         throw new Error(`unknown command ${JSON.stringify(message)}`);

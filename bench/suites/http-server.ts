@@ -43,8 +43,9 @@ export const httpServer: Suite = {
   async run(context) {
     const q = context.quick;
     // Each case runs in forks: fresh processes for every subject, warmed up, then one balanced cycle of
-    // rounds (lib/turn-order.ts). What one process pair keeps for its whole life (where the host placed
-    // it) then varies from fork to fork, and the interval counts the forks as the samples of it they are.
+    // rounds (lib/turn-order.ts). What a server's process and the client's keep for their whole life
+    // (where the host placed them, their JIT's choices) then varies from fork to fork, and the interval
+    // counts the forks as the samples of it they are.
     // --quick runs two, so that its verdicts are as wide as two forks make them, not confident.
     const forks = q ? 2 : 4;
     const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
