@@ -4,6 +4,8 @@
 //   npm run bench                  everything (a few minutes on 2 cores)
 //   npm run bench -- --quick       a fast smoke run: small workloads, few runs (to results/partial.json)
 //   npm run bench -- --only NAME   only the named suites (comma-separated or repeated)
+//   npm run bench -- --forks N     N forks of fresh processes where a suite judges targets by intervals
+//                                  (http-server; 4, or 2 with --quick, unless told)
 //
 // Adding a suite: write bench/suites/NAME.ts exporting a `Suite` (see bench/lib/suite.ts) and add it to
 // SUITES below.
@@ -60,7 +62,10 @@ async function main(): Promise<number> {
     return 2;
   }
   if (options.help) {
-    console.log('usage: npm run bench -- [--quick] [--only NAME[,NAME...]]\n\nsuites:');
+    console.log(
+      'usage: npm run bench -- [--quick] [--only NAME[,NAME...]] [--forks N]\n\n' +
+        '  --forks N   forks of fresh processes for http-server (4, 2 with --quick): more narrow its intervals\n\nsuites:',
+    );
     for (const suite of SUITES) console.log(`  ${suite.name.padEnd(12)} ${suite.description}`);
     return 0;
   }
@@ -96,6 +101,7 @@ async function main(): Promise<number> {
     const suiteStart = performance.now();
     const sections = await suite.run({
       quick: options.quick,
+      ...(options.forks === undefined ? {} : { forks: options.forks }),
       progress: (message) => process.stderr.write(`${message}\n`),
     });
     const durationMs = performance.now() - suiteStart;
@@ -108,7 +114,11 @@ async function main(): Promise<number> {
   const resultsFile = options.quick || options.only.length > 0 ? PARTIAL_FILE : RESULTS_FILE;
   writeResults(resultsFile, {
     generatedAt: new Date().toISOString(),
-    options: { quick: options.quick, only: options.only },
+    options: {
+      quick: options.quick,
+      only: options.only,
+      ...(options.forks === undefined ? {} : { forks: options.forks }),
+    },
     environment: { ...env, loadAverageAtStart: load },
     versions: versions({
       mcpwire: new URL('../package.json', import.meta.url),

@@ -16,7 +16,7 @@ export interface SuiteResult {
 
 export interface ResultsFile {
   generatedAt: string;
-  options: { quick: boolean; only: string[] };
+  options: { quick: boolean; only: string[]; forks?: number };
   environment: {
     node: string;
     platform: string;

@@ -6,6 +6,8 @@
 export interface SuiteContext {
   /** A fast smoke run (`--quick`): smaller workloads, fewer runs. Numbers are then indicative only. */
   readonly quick: boolean;
+  /** `--forks N`: the forks a suite that runs them should run instead of its default. */
+  readonly forks?: number;
   /** Progress for the person watching, on stderr; never part of the results. */
   progress(message: string): void;
 }

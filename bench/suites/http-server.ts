@@ -46,8 +46,9 @@ export const httpServer: Suite = {
     // rounds (lib/turn-order.ts). What a server's process and the client's keep for their whole life
     // (where the host placed them, their JIT's choices) then varies from fork to fork, and the interval
     // counts the forks as the samples of it they are.
-    // --quick runs two, so that its verdicts are as wide as two forks make them, not confident.
-    const forks = q ? 2 : 4;
+    // --quick runs two, so that its verdicts are as wide as two forks make them, not confident; --forks N
+    // runs N (where a machine's noise leaves a target undecided, more forks narrow the interval).
+    const forks = context.forks ?? (q ? 2 : 4);
     const loads = httpWorkloads(q ? 300 : 1500, q ? 1000 : 5000);
     const idleSessions = q ? 200 : 1000;
     const sdk = `sdk ${packageVersion('@modelcontextprotocol/sdk')}`;
