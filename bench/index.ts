@@ -101,7 +101,7 @@ async function main(): Promise<number> {
     const suiteStart = performance.now();
     const sections = await suite.run({
       quick: options.quick,
-      ...(options.forks === undefined ? {} : { forks: options.forks }),
+      forks: options.forks,
       progress: (message) => process.stderr.write(`${message}\n`),
     });
     const durationMs = performance.now() - suiteStart;
@@ -114,11 +114,8 @@ async function main(): Promise<number> {
   const resultsFile = options.quick || options.only.length > 0 ? PARTIAL_FILE : RESULTS_FILE;
   writeResults(resultsFile, {
     generatedAt: new Date().toISOString(),
-    options: {
-      quick: options.quick,
-      only: options.only,
-      ...(options.forks === undefined ? {} : { forks: options.forks }),
-    },
+    // An unset --forks (undefined) is left out of the file.
+    options: { quick: options.quick, only: options.only, forks: options.forks },
     environment: { ...env, loadAverageAtStart: load },
     versions: versions({
       mcpwire: new URL('../package.json', import.meta.url),

@@ -68,17 +68,14 @@ export function withSharedClient<T>(
   config: Record<string, unknown>,
   body: (servers: Commander[]) => Promise<T>,
 ): Promise<T> {
-  return withPeers([{ script: client, config: { ...config, servers } }], ([peer]) => {
-    // The Commanders share one peer, whose replies come back in the order its commands went out and whose
-    // runs would overlap: each command waits for the one before it, whichever server it targets.
-    let last: Promise<unknown> = Promise.resolve();
-    const run = <R>(command: Command, target: number): Promise<R> => {
-      const next = last.catch(() => undefined).then(() => peer!.command<R>({ ...command, target }));
-      last = next;
-      return next;
-    };
-    return body(servers.map((_, target) => ({ command: <R>(command: Command) => run<R>(command, target) })));
-  });
+  // The Commanders share one peer, which runs their commands one at a time, whichever server each targets.
+  return withPeers([{ script: client, config: { ...config, servers } }], ([peer]) =>
+    body(
+      servers.map((_, target) => ({
+        command: <R>(command: Command) => peer!.command<R>({ ...command, target }),
+      })),
+    ),
+  );
 }
 
 /** Peak RSS for a row, leaving out what could not be measured. */

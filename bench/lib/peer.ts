@@ -33,6 +33,8 @@ export class Peer implements Commander {
   private stderrTail = '';
   private exited: string | undefined;
   private readonly exit: Promise<void>;
+  /** The command before the next one: replies are matched in order, and a peer's runs must not overlap. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly script: string,
@@ -62,8 +64,17 @@ export class Peer implements Commander {
     return peer;
   }
 
-  /** Sends one command and resolves with the peer's answer; commands run one at a time. */
-  async command<T>(command: Command): Promise<T> {
+  /**
+   * Sends one command and resolves with the peer's answer. Commands run one at a time: one given while
+   * another runs (two servers of a shared client, say: mcp.ts) is sent once that one is answered.
+   */
+  command<T>(command: Command): Promise<T> {
+    const next = this.turn.catch(() => undefined).then(() => this.send<T>(command));
+    this.turn = next;
+    return next;
+  }
+
+  private async send<T>(command: Command): Promise<T> {
     if (this.exited) throw this.failure('had exited');
     this.child.send(command);
     return (await this.reply()) as T;

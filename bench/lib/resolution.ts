@@ -7,7 +7,7 @@
 // at a target of 1x the lower bound (issue 21's JSON row, beside a server that validates nothing) is
 // undecided unless it is faster, or slower, than the interval's half-width.
 
-import { median } from './timing.js';
+import { byRound, median, ratiosByRound } from './timing.js';
 
 /** A row's target: calls/s at least `rate` times the lower bound's, CPU per call at most `cpu` times. */
 export interface RatioGoal {
@@ -26,27 +26,9 @@ export interface Judged {
 
 type Rounds = ReadonlyArray<number | undefined>;
 
-/** f of a[i] and b[i], round by round, `missing` where either is missing (a round keeps its place). */
-function perRound<T>(
-  a: Rounds,
-  b: Rounds,
-  f: (x: number, y: number) => number,
-  missing: T,
-): Array<number | T> {
-  return a.map((x, round) => {
-    const y = b[round];
-    return x === undefined || y === undefined ? missing : f(x, y);
-  });
-}
-
 /** Round by round, the geometric mean of the two copies' values (undefined where either is). */
 export function pairOf(a: Rounds, b: Rounds): Array<number | undefined> {
-  return perRound(a, b, (x, y) => Math.sqrt(x * y), undefined);
-}
-
-/** a[i] / b[i] round by round, NaN where either is missing, so that a round keeps its place (its fork). */
-function pairedRatios(a: Rounds, b: Rounds): number[] {
-  return perRound(a, b, (x, y) => x / y, Number.NaN);
+  return byRound(a, b, (x, y) => Math.sqrt(x * y), undefined);
 }
 
 /** Student's t at 97.5% for 1 to 30 degrees of freedom (the forks less one); beyond, 30's (a little wide). */
@@ -120,17 +102,17 @@ export function againstPair(
   // from the rounds would allow (5% each way in a run of 2026-12-07): whatever sets them apart may set a
   // subject apart too, so no interval is narrower than how far each copy stayed from their mean.
   const split = (a: Rounds, b: Rounds) => {
-    const apart = judgeRounds(pairedRatios(a, b));
+    const apart = judgeRounds(ratiosByRound(a, b));
     return apart === undefined ? 0 : Math.abs(Math.log(apart.median)) / 2;
   };
   const rate = judgeRounds(
-    pairedRatios(pairOf(first.times, second.times), subject.times),
+    ratiosByRound(pairOf(first.times, second.times), subject.times),
     perFork,
     split(first.times, second.times),
   );
   if (rate === undefined) throw new Error('no round with a time for the subject and both copies');
   const cpu = judgeRounds(
-    pairedRatios(subject.cpus, pairOf(first.cpus, second.cpus)),
+    ratiosByRound(subject.cpus, pairOf(first.cpus, second.cpus)),
     perFork,
     split(first.cpus, second.cpus),
   );

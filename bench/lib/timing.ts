@@ -28,12 +28,29 @@ export function medianOfRatios(
   a: ReadonlyArray<number | undefined>,
   b: ReadonlyArray<number | undefined>,
 ): number | undefined {
-  const ratios: number[] = [];
-  a.forEach((x, round) => {
-    const y = b[round];
-    if (x !== undefined && y !== undefined && y !== 0) ratios.push(x / y);
-  });
+  const ratios = ratiosByRound(a, b).filter(Number.isFinite);
   return ratios.length > 0 ? median(ratios) : undefined;
+}
+
+/** f of a[i] and b[i], round by round, `missing` where either is missing (a round keeps its place). */
+export function byRound<T>(
+  a: ReadonlyArray<number | undefined>,
+  b: ReadonlyArray<number | undefined>,
+  f: (x: number, y: number) => number,
+  missing: T,
+): Array<number | T> {
+  return a.map((x, round) => {
+    const y = b[round];
+    return x === undefined || y === undefined ? missing : f(x, y);
+  });
+}
+
+/** a[i] / b[i] round by round, in place: NaN where either is missing, not finite where b[i] is 0. */
+export function ratiosByRound(
+  a: ReadonlyArray<number | undefined>,
+  b: ReadonlyArray<number | undefined>,
+): number[] {
+  return byRound(a, b, (x, y) => x / y, Number.NaN);
 }
 
 /** Half the range of the values relative to their median: a rough measure of noise. */

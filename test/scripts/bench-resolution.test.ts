@@ -12,6 +12,7 @@ import {
   targetText,
   verdictOf,
 } from '../../bench/lib/resolution.js';
+import { medianOfRatios, ratiosByRound } from '../../bench/lib/timing.js';
 
 const near = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) < tolerance, `${actual} is not ${expected}`);
@@ -132,5 +133,19 @@ describe('bench resolution', () => {
       targetText({ rate: 0.9, cpu: 1.3 }, exact(1), undefined),
       '>= 0.9x hand-written calls/s (1.00x to 1.00x), <= 1.3x its CPU/call (not measured)',
     );
+  });
+});
+
+describe('bench round ratios', () => {
+  it('pairs rounds in place, and leaves out what a median of ratios cannot use', () => {
+    // Round 1 has no value on one side (NaN), round 2 divides by zero (not finite): both keep their place.
+    assert.deepEqual(ratiosByRound([2, 3, 4, 6], [1, undefined, 0, 3]), [
+      2,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      2,
+    ]);
+    assert.equal(medianOfRatios([2, 3, 4, 9], [1, undefined, 0, 3]), 2.5);
+    assert.equal(medianOfRatios([1], [0]), undefined);
   });
 });
