@@ -6,6 +6,8 @@
 //   npm run bench -- --only NAME   only the named suites (comma-separated or repeated)
 //   npm run bench -- --forks N     N forks of fresh processes where a suite judges targets by intervals
 //                                  (http-server; 4, or 2 with --quick, unless told)
+//   npm run bench -- --calls N     N calls in each round of the rows judged against targets (http-server's
+//                                  32 in flight; 5000, or 1000 with --quick, unless told)
 //
 // Adding a suite: write bench/suites/NAME.ts exporting a `Suite` (see bench/lib/suite.ts) and add it to
 // SUITES below.
@@ -63,8 +65,10 @@ async function main(): Promise<number> {
   }
   if (options.help) {
     console.log(
-      'usage: npm run bench -- [--quick] [--only NAME[,NAME...]] [--forks N]\n\n' +
-        '  --forks N   forks of fresh processes for http-server (4, 2 with --quick): more narrow its intervals\n\nsuites:',
+      'usage: npm run bench -- [--quick] [--only NAME[,NAME...]] [--forks N] [--calls N]\n\n' +
+        '  --forks N   forks of fresh processes for http-server (4, 2 with --quick): more narrow its intervals\n' +
+        '  --calls N   calls in each round of http-server at 32 in flight (5000, 1000 with --quick): longer\n' +
+        '              rounds stray less from each other where the host stalls processes for short spells\n\nsuites:',
     );
     for (const suite of SUITES) console.log(`  ${suite.name.padEnd(12)} ${suite.description}`);
     return 0;
@@ -102,6 +106,7 @@ async function main(): Promise<number> {
     const sections = await suite.run({
       quick: options.quick,
       forks: options.forks,
+      calls: options.calls,
       progress: (message) => process.stderr.write(`${message}\n`),
     });
     const durationMs = performance.now() - suiteStart;
@@ -114,8 +119,8 @@ async function main(): Promise<number> {
   const resultsFile = options.quick || options.only.length > 0 ? PARTIAL_FILE : RESULTS_FILE;
   writeResults(resultsFile, {
     generatedAt: new Date().toISOString(),
-    // An unset --forks (undefined) is left out of the file.
-    options: { quick: options.quick, only: options.only, forks: options.forks },
+    // An unset --forks or --calls (undefined) is left out of the file.
+    options: { quick: options.quick, only: options.only, forks: options.forks, calls: options.calls },
     environment: { ...env, loadAverageAtStart: load },
     versions: versions({
       mcpwire: new URL('../package.json', import.meta.url),

@@ -1,4 +1,6 @@
-// Command-line options of `npm run bench -- [--quick] [--only NAME[,NAME]] [--forks N]`.
+// Command-line options of `npm run bench -- [--quick] [--only NAME[,NAME]] [--forks N] [--calls N]`.
+
+import { HTTP_WINDOW } from './workloads.js';
 
 export interface BenchOptions {
   quick: boolean;
@@ -9,6 +11,12 @@ export interface BenchOptions {
    * not its own default: more forks narrow an interval that the processes' luck widened.
    */
   forks?: number;
+  /**
+   * How many calls each round of the rows judged against targets makes (http-server's, at 32 in flight),
+   * when not the suite's default: a longer round spreads the host's short stalls over more calls, so one
+   * round strays less from another.
+   */
+  calls?: number;
   help: boolean;
 }
 
@@ -30,6 +38,16 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         throw new Error(`--forks needs a whole number of at least 2 (got ${value ?? 'nothing'})`);
       }
       options.forks = forks;
+    } else if (arg === '--calls' || arg.startsWith('--calls=')) {
+      const value = arg === '--calls' ? argv[++i] : arg.slice('--calls='.length);
+      const calls = Number(value);
+      // Fewer calls than are kept in flight would never fill the window the rows are named for.
+      if (!/^\d+$/.test(value ?? '') || calls < HTTP_WINDOW) {
+        throw new Error(
+          `--calls needs a whole number of at least ${HTTP_WINDOW}, the calls kept in flight (got ${value ?? 'nothing'})`,
+        );
+      }
+      options.calls = calls;
     } else throw new Error(`unknown option ${arg}`);
   }
   return options;

@@ -16,7 +16,7 @@ export interface SuiteResult {
 
 export interface ResultsFile {
   generatedAt: string;
-  options: { quick: boolean; only: string[]; forks?: number };
+  options: { quick: boolean; only: string[]; forks?: number; calls?: number };
   environment: {
     node: string;
     platform: string;

@@ -8,6 +8,8 @@ export interface SuiteContext {
   readonly quick: boolean;
   /** `--forks N`: the forks a suite that runs them should run instead of its default. */
   readonly forks?: number;
+  /** `--calls N`: the calls in each round of the rows a suite judges against targets, instead of its default. */
+  readonly calls?: number;
   /** Progress for the person watching, on stderr; never part of the results. */
   progress(message: string): void;
 }

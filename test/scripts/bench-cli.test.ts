@@ -1,12 +1,13 @@
 // `npm run bench`'s options (bench/lib/cli.ts): --forks N asks a suite that judges its targets by intervals
-// for N forks of fresh processes, and a count that would make a verdict falsely confident is refused.
+// for N forks of fresh processes, and a count that would make a verdict falsely confident is refused;
+// --calls N lengthens its rounds, and a round that could not fill the window in flight is refused.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseArgs } from '../../bench/lib/cli.js';
 
 describe('bench options', () => {
-  it('leaves the forks to each suite unless told', () => {
+  it('leaves the forks and the calls to each suite unless told', () => {
     assert.deepEqual(parseArgs(['--quick', '--only', 'http-server']), {
       quick: true,
       only: ['http-server'],
@@ -28,6 +29,29 @@ describe('bench options', () => {
       ['--forks'],
     ]) {
       assert.throws(() => parseArgs(argv), /--forks needs a whole number of at least 2/, argv.join(' '));
+    }
+  });
+
+  it('takes --calls N and --calls=N', () => {
+    assert.equal(parseArgs(['--calls', '20000']).calls, 20000);
+    const both = parseArgs(['--forks=12', '--calls=32']);
+    assert.equal(both.forks, 12);
+    assert.equal(both.calls, 32);
+  });
+
+  it('refuses a call count that is not a whole number or would not fill the 32 calls in flight', () => {
+    for (const argv of [
+      ['--calls', '31'],
+      ['--calls', '0'],
+      ['--calls=1e4'],
+      ['--calls', '5000.5'],
+      ['--calls'],
+    ]) {
+      assert.throws(
+        () => parseArgs(argv),
+        /--calls needs a whole number of at least 32, the calls kept in flight/,
+        argv.join(' '),
+      );
     }
   });
 });
