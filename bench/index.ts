@@ -150,4 +150,12 @@ async function main(): Promise<number> {
   return 0;
 }
 
+// A reader that stops early (`npm run bench -- --help | head`) closes stdout: what is left is not wanted,
+// which is not an error. Stop quietly, as the mcpwire CLI does (src/cli/bin.ts), instead of a stack trace
+// from an unhandled EPIPE; the servers a suite started see their stdin end as the bench exits.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 process.exitCode = await main();
