@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { runWithStdoutClosed } from '../support/run-cli.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const bin = path.join(root, 'bin', 'mcpwire.js');
@@ -48,14 +49,7 @@ describe('the command line in the first hour', () => {
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('bug: output piped into a reader that stops early ended in an EPIPE stack trace; it stops quietly', async () => {
-    const child = spawn(process.execPath, [bin, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    // The reader is gone before mcpwire writes a byte, as `| head -0` would be.
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stderr } = await runWithStdoutClosed([bin, '--help']);
     assert.equal(stderr, '', 'nothing on stderr: no stack trace, no "Error: write EPIPE"');
     assert.equal(code, 0);
   });

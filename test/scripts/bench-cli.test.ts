@@ -21,15 +21,10 @@ describe('bench options', () => {
   });
 
   it('refuses a fork count that is not a whole number of at least 2', () => {
-    for (const argv of [
-      ['--forks', '1'],
-      ['--forks', '0'],
-      ['--forks=2.5'],
-      ['--forks', 'many'],
-      ['--forks'],
-    ]) {
-      assert.throws(() => parseArgs(argv), /--forks needs a whole number of at least 2/, argv.join(' '));
-    }
+    refusesEach(
+      [['--forks', '1'], ['--forks', '0'], ['--forks=2.5'], ['--forks', 'many'], ['--forks']],
+      /--forks needs a whole number of at least 2/,
+    );
   });
 
   it('takes --calls N and --calls=N', () => {
@@ -40,18 +35,14 @@ describe('bench options', () => {
   });
 
   it('refuses a call count that is not a whole number or would not fill the 32 calls in flight', () => {
-    for (const argv of [
-      ['--calls', '31'],
-      ['--calls', '0'],
-      ['--calls=1e4'],
-      ['--calls', '5000.5'],
-      ['--calls'],
-    ]) {
-      assert.throws(
-        () => parseArgs(argv),
-        /--calls needs a whole number of at least 32, the calls kept in flight/,
-        argv.join(' '),
-      );
-    }
+    refusesEach(
+      [['--calls', '31'], ['--calls', '0'], ['--calls=1e4'], ['--calls', '5000.5'], ['--calls']],
+      /--calls needs a whole number of at least 32, the calls kept in flight/,
+    );
   });
 });
+
+/** Each command line is refused with `message`. */
+function refusesEach(argvs: string[][], message: RegExp): void {
+  for (const argv of argvs) assert.throws(() => parseArgs(argv), message, argv.join(' '));
+}

@@ -50,3 +50,20 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/**
+ * Runs `node ARGV` with a reader of its stdout that is gone before the first byte, as `| head -0` would
+ * be: how a command stops when its output is no longer wanted.
+ */
+export function runWithStdoutClosed(argv: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.destroy();
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
