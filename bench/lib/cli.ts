@@ -24,31 +24,32 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = { quick: false, only: [], help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    // A valued option comes as `--name VALUE` or `--name=VALUE`.
+    const equals = arg.indexOf('=');
+    const name = equals === -1 ? arg : arg.slice(0, equals);
+    const value = () => (equals === -1 ? (argv[++i] ?? '') : arg.slice(equals + 1));
     if (arg === '--quick') options.quick = true;
     else if (arg === '--help' || arg === '-h') options.help = true;
-    else if (arg === '--only' || arg.startsWith('--only=')) {
-      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
-      if (!value) throw new Error('--only needs a suite name');
-      options.only.push(...value.split(',').filter(Boolean));
-    } else if (arg === '--forks' || arg.startsWith('--forks=')) {
-      const value = arg === '--forks' ? argv[++i] : arg.slice('--forks='.length);
-      const forks = Number(value);
+    else if (name === '--only') {
+      const names = value();
+      if (!names) throw new Error('--only needs a suite name');
+      options.only.push(...names.split(',').filter(Boolean));
+    } else if (name === '--forks') {
       // One fork would leave what stays with a fork's processes unmeasured, and its interval too narrow.
-      if (!/^\d+$/.test(value ?? '') || forks < 2) {
-        throw new Error(`--forks needs a whole number of at least 2 (got ${value ?? 'nothing'})`);
-      }
-      options.forks = forks;
-    } else if (arg === '--calls' || arg.startsWith('--calls=')) {
-      const value = arg === '--calls' ? argv[++i] : arg.slice('--calls='.length);
-      const calls = Number(value);
+      options.forks = wholeNumber('--forks', value(), 2, '');
+    } else if (name === '--calls') {
       // Fewer calls than are kept in flight would never fill the window the rows are named for.
-      if (!/^\d+$/.test(value ?? '') || calls < HTTP_WINDOW) {
-        throw new Error(
-          `--calls needs a whole number of at least ${HTTP_WINDOW}, the calls kept in flight (got ${value ?? 'nothing'})`,
-        );
-      }
-      options.calls = calls;
+      options.calls = wholeNumber('--calls', value(), HTTP_WINDOW, ', the calls kept in flight');
     } else throw new Error(`unknown option ${arg}`);
   }
   return options;
+}
+
+/** `value` as a whole number of at least `least`, or an error naming the option and what it got. */
+function wholeNumber(name: string, value: string, least: number, why: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < least) {
+    throw new Error(`${name} needs a whole number of at least ${least}${why} (got ${value || 'nothing'})`);
+  }
+  return n;
 }

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import type { BenchOptions } from './cli.js';
 import type { Section } from './suite.js';
 import { canCollectGarbage } from './timing.js';
 
@@ -16,7 +17,8 @@ export interface SuiteResult {
 
 export interface ResultsFile {
   generatedAt: string;
-  options: { quick: boolean; only: string[]; forks?: number; calls?: number };
+  /** The command line's options that shape the numbers (--help does not). */
+  options: Omit<BenchOptions, 'help'>;
   environment: {
     node: string;
     platform: string;
