@@ -27,6 +27,7 @@ import { client } from './suites/client.js';
 import { fleet } from './suites/fleet.js';
 import { framing } from './suites/framing.js';
 import { httpClient } from './suites/http-client.js';
+import { httpInstructions } from './suites/http-instructions.js';
 import { httpServer } from './suites/http-server.js';
 import { inspectPage } from './suites/inspect-page.js';
 import { proxy } from './suites/proxy.js';
@@ -43,6 +44,7 @@ const SUITES: Suite[] = [
   client,
   httpClient,
   httpServer,
+  httpInstructions,
   trace,
   traceHttp,
   proxy,

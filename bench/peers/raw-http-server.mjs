@@ -4,11 +4,14 @@
 // is the client. Prints {"url": ...} on stdout once it listens on 127.0.0.1. It is also the lower bound of
 // the HTTP server benchmark: each initialize gets a session id of its own, kept in a set (the least a
 // session can cost), a 2026-07-28 request (its _meta names the version) gets resultType, and GET /heap
-// answers the heap in use after a full collection (with --expose-gc).
+// answers the heap in use after a full collection (with --expose-gc). With {"serverInfo": true}, a 2026-07-28
+// result also carries the server's name and version in _meta, as the specification says a server SHOULD
+// (the http-instructions suite counts what that costs).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-const { answer: mode = 'json' } = JSON.parse(process.argv[2] ?? '{}');
+const { answer: mode = 'json', serverInfo = false } = JSON.parse(process.argv[2] ?? '{}');
+const SERVER_INFO = { name: 'bench-raw-http', version: '1.0.0' };
 const sessions = new Set();
 
 function result(method, params) {
@@ -17,11 +20,17 @@ function result(method, params) {
       return {
         protocolVersion: params.protocolVersion,
         capabilities: { tools: {} },
-        serverInfo: { name: 'bench-raw-http', version: '1.0.0' },
+        serverInfo: SERVER_INFO,
       };
     case 'tools/call':
       return params._meta?.['io.modelcontextprotocol/protocolVersion']
-        ? { resultType: 'complete', content: [{ type: 'text', text: params.arguments.text }] }
+        ? serverInfo
+          ? {
+              resultType: 'complete',
+              content: [{ type: 'text', text: params.arguments.text }],
+              _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+            }
+          : { resultType: 'complete', content: [{ type: 'text', text: params.arguments.text }] }
         : { content: [{ type: 'text', text: params.arguments.text }] };
     case 'tools/list':
       return { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
