@@ -72,7 +72,8 @@ async function main(): Promise<number> {
         '  --calls N   calls in each round of http-server at 32 in flight (5000, 1000 with --quick): longer\n' +
         '              rounds stray less from each other where the host stalls processes for short spells\n\nsuites:',
     );
-    for (const suite of SUITES) console.log(`  ${suite.name.padEnd(12)} ${suite.description}`);
+    const width = Math.max(...SUITES.map((s) => s.name.length));
+    for (const suite of SUITES) console.log(`  ${suite.name.padEnd(width)}  ${suite.description}`);
     return 0;
   }
   const unknown = options.only.filter((name) => !SUITES.some((s) => s.name === name));

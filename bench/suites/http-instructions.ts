@@ -40,7 +40,7 @@ const CHUNK = 4000;
 
 export const httpInstructions: Suite = {
   name: 'http-instructions',
-  description: 'instructions per call of the HTTP servers under callgrind (a count the host does not move)',
+  description: 'instructions per call of the HTTP servers under callgrind: a count the host barely moves',
   async run(context) {
     if (!hasValgrind()) {
       return [
