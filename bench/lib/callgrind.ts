@@ -41,23 +41,11 @@ export function underCallgrind(outFile: string, command: readonly string[]): str
   ];
 }
 
-/** The process running under callgrind that writes `outFile` (the client spawned it: its pid is found). */
-export function callgrindPid(outFile: string): number {
-  const flag = `--callgrind-out-file=${outFile}`;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    if (argv.includes(flag)) return Number(entry);
-  }
-  throw new Error(`no process runs under callgrind with ${flag}`);
-}
-
-/** Zeroes the counters of the process under callgrind (callgrind_control waits until it has). */
+/**
+ * Zeroes the counters of the process under callgrind (callgrind_control waits until it has). Its pid is
+ * the one the bench's client reports for the server it started (`stats`): valgrind runs the program in
+ * its own process.
+ */
 export async function zeroCounters(pid: number): Promise<void> {
   await run('callgrind_control', ['-z', String(pid)]);
 }
@@ -92,7 +80,7 @@ export function readDump(outFile: string, part: number): Counted {
 }
 
 /** The `summary:` line of a callgrind dump: the events it counted (instructions, the only event here). */
-export function dumpSummary(text: string): number {
+function dumpSummary(text: string): number {
   const match = /^summary: (\d+)/m.exec(text);
   if (!match) throw new Error('a callgrind dump without a summary line');
   return Number(match[1]);

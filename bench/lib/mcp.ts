@@ -18,10 +18,14 @@ export interface ReadRun {
   failed?: string;
 }
 
-/** Peak RSS of a client peer and of its child process (server or proxy; absent off Linux), in KiB. */
+/**
+ * Peak RSS of a client peer and of its child process (server or proxy; absent off Linux), in KiB, and
+ * that process's pid (the one a suite that watches the server from outside needs: http-instructions).
+ */
 export interface PeerStats {
   clientPeakRssKiB: number;
   serverPeakRssKiB?: number;
+  serverPid: number;
 }
 
 export interface ColdRun {

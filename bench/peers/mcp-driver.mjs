@@ -17,7 +17,8 @@
 //   { op: 'serial', calls }             `calls` tool calls, one in flight        -> { ms, clientCpuMs, serverCpuMs }
 //   { op: 'pipelined', calls, window }  `calls` tool calls, `window` in flight   -> { ms, clientCpuMs, serverCpuMs }
 //   { op: 'read', bytes }               one resources/read of BYTES characters   -> { ms, failed?: reason }
-//   { op: 'stats' }                     peak RSS of client and server            -> { clientPeakRssKiB, serverPeakRssKiB }
+//   { op: 'stats' }                     peak RSS of client and server, and the   -> { clientPeakRssKiB, serverPeakRssKiB,
+//                                       server's pid                                  serverPid }
 //   { op: 'close' }                     stop the servers, then exit              -> {}
 // The server's CPU time and peak RSS are read from /proc/PID (Linux; absent elsewhere), so that no server
 // needs anything beyond MCP itself. Through `mcpwire trace`, PID is the proxy's.
@@ -168,7 +169,11 @@ export async function driveMcp(connect, extra = {}) {
         return outcome;
       }
       case 'stats':
-        return { clientPeakRssKiB: processPeakRssKiB(), serverPeakRssKiB: processPeakRssKiB(client.pid) };
+        return {
+          clientPeakRssKiB: processPeakRssKiB(),
+          serverPeakRssKiB: processPeakRssKiB(client.pid),
+          serverPid: client.pid,
+        };
       case 'close': {
         // Every server is stopped, whichever fails to stop; the first failure is then reported.
         const outcomes = await Promise.allSettled(clients.map((each) => each.close()));

@@ -12,6 +12,7 @@ import { createServer } from 'node:http';
 
 const { answer: mode = 'json', serverInfo = false } = JSON.parse(process.argv[2] ?? '{}');
 const SERVER_INFO = { name: 'bench-raw-http', version: '1.0.0' };
+const STATELESS_META = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };
 const sessions = new Set();
 
 function result(method, params) {
@@ -22,16 +23,13 @@ function result(method, params) {
         capabilities: { tools: {} },
         serverInfo: SERVER_INFO,
       };
-    case 'tools/call':
-      return params._meta?.['io.modelcontextprotocol/protocolVersion']
-        ? serverInfo
-          ? {
-              resultType: 'complete',
-              content: [{ type: 'text', text: params.arguments.text }],
-              _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
-            }
-          : { resultType: 'complete', content: [{ type: 'text', text: params.arguments.text }] }
-        : { content: [{ type: 'text', text: params.arguments.text }] };
+    case 'tools/call': {
+      const content = [{ type: 'text', text: params.arguments.text }];
+      if (!params._meta?.['io.modelcontextprotocol/protocolVersion']) return { content };
+      return serverInfo
+        ? { resultType: 'complete', content, _meta: STATELESS_META }
+        : { resultType: 'complete', content };
+    }
     case 'tools/list':
       return { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
     case 'ping':

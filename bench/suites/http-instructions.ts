@@ -15,7 +15,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   type Counted,
-  callgrindPid,
   dumpCounters,
   hasValgrind,
   readDump,
@@ -23,8 +22,7 @@ import {
   VALGRIND_MISSING,
   zeroCounters,
 } from '../lib/callgrind.js';
-import { withSharedClient } from '../lib/mcp.js';
-import { PEERS_DIR } from '../lib/peer.js';
+import { nodeScript, type PeerStats, withSharedClient } from '../lib/mcp.js';
 import type { Row, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
 import { HTTP_WINDOW } from '../lib/workloads.js';
@@ -96,11 +94,7 @@ export const httpInstructions: Suite = {
         const counts = await withSharedClient(
           'raw-http-client.mjs',
           c.subjects.map((s, i) =>
-            underCallgrind(outFiles[i]!, [
-              process.execPath,
-              `${PEERS_DIR}${s.script}`,
-              JSON.stringify({ answer: c.answer, ...s.config }),
-            ]),
+            underCallgrind(outFiles[i]!, nodeScript(s.script, { answer: c.answer, ...s.config })),
           ),
           { stateless: c.stateless },
           async (peers) => {
@@ -113,19 +107,19 @@ export const httpInstructions: Suite = {
                 });
               }
             };
-            const pids = outFiles.map((file) => callgrindPid(file));
             // Each server is warmed up right before it is counted. Warmed up first and then left idle for the
             // minutes the others take under callgrind, mcpwire's 2026-07-28 server counted 182k instructions
             // a call in its first count and 150k in its second (2026-12-07); warmed up right before, its
             // three counts were within 4% of one another.
             const counted = c.subjects.map((): Counted[] => []);
             for (const [i, s] of c.subjects.entries()) {
+              const { serverPid } = await peers[i]!.command<PeerStats>({ op: 'stats' });
               context.progress(`  warming up ${s.name} (${warm} calls)`);
               await drive(i, warm);
               for (let r = 0; r < repeats; r++) {
-                await zeroCounters(pids[i]!);
+                await zeroCounters(serverPid);
                 await drive(i, calls);
-                await dumpCounters(pids[i]!);
+                await dumpCounters(serverPid);
                 const count = readDump(outFiles[i]!, r + 1);
                 counted[i]!.push(count);
                 context.progress(
@@ -136,17 +130,21 @@ export const httpInstructions: Suite = {
             return counted;
           },
         );
-        const perCall = (i: number, key: keyof Counted) => median(counts[i]!.map((n) => n[key] / calls));
-        const rawMain = perCall(1, 'main');
-        const rawAll = perCall(1, 'all');
+        // Per subject, the median count of a call: on the event loop, and on all threads.
+        const perCall = counts.map((runs) => ({
+          main: median(runs.map((n) => n.main / calls)),
+          all: median(runs.map((n) => n.all / calls)),
+        }));
+        const reference = perCall[c.subjects.indexOf(raw)]!;
         for (const [i, s] of c.subjects.entries()) {
           const mains = counts[i]!.map((n) => n.main);
           widest = Math.max(widest, Math.max(...mains) / Math.min(...mains) - 1);
+          const { main, all } = perCall[i]!;
           rows.push({
             case: `${c.title}, ${HTTP_WINDOW} in flight (${calls} calls)`,
             subject: s.name,
-            ratios: { main: perCall(i, 'main') / rawMain, all: perCall(i, 'all') / rawAll },
-            metrics: { main: perCall(i, 'main') / 1000, all: perCall(i, 'all') / 1000 },
+            ratios: { main: main / reference.main, all: all / reference.all },
+            metrics: { main: main / 1000, all: all / 1000 },
           });
         }
       }
