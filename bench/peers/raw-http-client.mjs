@@ -108,7 +108,7 @@ await driveMcp(
       read: () => Promise.reject(new Error('not measured over HTTP')),
       close: async () => {
         agent.destroy();
-        server.stop();
+        await server.stop();
       },
     };
   },

@@ -15,7 +15,7 @@ await driveMcp(async (command, args) => {
     read: () => Promise.reject(new Error('not measured over HTTP')),
     close: async () => {
       await client.close();
-      server.stop();
+      await server.stop();
     },
   };
 });

@@ -1,6 +1,7 @@
 // The HTTP servers of http-server.ts counted in instructions per call instead of timed (issue 21): each
-// server runs under callgrind (lib/callgrind.ts), driven by the same hand-written client at 32 in flight,
-// and what it executed for the counted calls is divided by them. On a host whose spells of slowness move
+// server runs under callgrind (lib/callgrind.ts), driven by the hand-written client at 32 in flight, and
+// what it executed for the counted calls is divided by them. Each server is counted in processes of its
+// own, started right before it (countServer says why). On a host whose spells of slowness move
 // a round's time by 10 to 25%, three counts of the same server stayed within 3.5% of one another (most
 // within 1%): this is how far apart the servers' work is, wherever the bench runs. It is not their speed: the kernel's part of a call
 // is not counted, and an instruction of one costs what it costs (a cache miss, a branch).
@@ -27,7 +28,7 @@ import type { Row, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
 import { HTTP_WINDOW } from '../lib/workloads.js';
 
-interface Subject {
+export interface Subject {
   name: string;
   script: string;
   config?: Record<string, unknown>;
@@ -35,6 +36,79 @@ interface Subject {
 
 /** At most this many calls in one command to the client: a command must end within the peer's timeout. */
 const CHUNK = 4000;
+
+/** How much a count warms a server up and counts. */
+export interface CountPlan {
+  warm: number;
+  calls: number;
+  repeats: number;
+}
+
+/**
+ * Counts one server: a client and the server under callgrind, started for it alone, the server warmed up
+ * with `plan.warm` calls and then counted `plan.repeats` times over `plan.calls` calls (zeroed before,
+ * dumped after), both stopped at the end (the server has exited when it returns).
+ *
+ * No server is started before the one counted ahead of it is done: a server left idle under callgrind
+ * while another was counted (a minute or more) ran some 20k more instructions a call from then on,
+ * warm-up or not (2026-12-07: the hand-written server 127k a call in a session instead of 104k, mcpwire
+ * 132k instead of 108k; not so with V8's --no-memory-reducer, whose collection of an idle heap is what
+ * changes it). The servers of a case were once started together, and all but the first counted so.
+ */
+async function countServer(
+  subject: Subject,
+  answer: string,
+  stateless: boolean,
+  outFile: string,
+  plan: CountPlan,
+  progress: (message: string) => void,
+): Promise<Counted[]> {
+  const command = underCallgrind(outFile, nodeScript(subject.script, { answer, ...subject.config }));
+  return withSharedClient('raw-http-client.mjs', [command], { stateless }, async ([peer]) => {
+    const drive = async (n: number) => {
+      for (let done = 0; done < n; done += CHUNK) {
+        await peer!.command({ op: 'pipelined', calls: Math.min(CHUNK, n - done), window: HTTP_WINDOW });
+      }
+    };
+    const { serverPid } = await peer!.command<PeerStats>({ op: 'stats' });
+    progress(`  warming up ${subject.name} (${plan.warm} calls)`);
+    await drive(plan.warm);
+    const counted: Counted[] = [];
+    for (let r = 0; r < plan.repeats; r++) {
+      await zeroCounters(serverPid);
+      await drive(plan.calls);
+      await dumpCounters(serverPid);
+      const count = readDump(outFile, r + 1);
+      counted.push(count);
+      progress(`  ${subject.name}: ${Math.round(count.main / plan.calls)} instructions a call (event loop)`);
+    }
+    return counted;
+  });
+}
+
+/** A case: its servers, and how the client asks them. */
+export interface Case {
+  answer: string;
+  stateless: boolean;
+  subjects: readonly Subject[];
+}
+
+/**
+ * Counts a case's servers one after the other, each by countServer (`${outPrefix}-${i}.out` its dumps):
+ * per server, its counts.
+ */
+export async function countCase(
+  c: Case,
+  outPrefix: string,
+  plan: CountPlan,
+  progress: (message: string) => void,
+): Promise<Counted[][]> {
+  const counts: Counted[][] = [];
+  for (const [i, s] of c.subjects.entries()) {
+    counts.push(await countServer(s, c.answer, c.stateless, `${outPrefix}-${i}.out`, plan, progress));
+  }
+  return counts;
+}
 
 export const httpInstructions: Suite = {
   name: 'http-instructions',
@@ -90,46 +164,8 @@ export const httpInstructions: Suite = {
     try {
       for (const c of cases) {
         context.progress(`http-instructions: ${c.key}, ${c.subjects.length} servers under callgrind`);
-        const outFiles = c.subjects.map((_, i) => path.join(dir, `${c.key}-${i}.out`));
-        const counts = await withSharedClient(
-          'raw-http-client.mjs',
-          c.subjects.map((s, i) =>
-            underCallgrind(outFiles[i]!, nodeScript(s.script, { answer: c.answer, ...s.config })),
-          ),
-          { stateless: c.stateless },
-          async (peers) => {
-            const drive = async (i: number, n: number) => {
-              for (let done = 0; done < n; done += CHUNK) {
-                await peers[i]!.command({
-                  op: 'pipelined',
-                  calls: Math.min(CHUNK, n - done),
-                  window: HTTP_WINDOW,
-                });
-              }
-            };
-            // Each server is warmed up right before it is counted. Warmed up first and then left idle for the
-            // minutes the others take under callgrind, mcpwire's 2026-07-28 server counted 182k instructions
-            // a call in its first count and 150k in its second (2026-12-07); warmed up right before, its
-            // three counts were within 4% of one another.
-            const counted = c.subjects.map((): Counted[] => []);
-            for (const [i, s] of c.subjects.entries()) {
-              const { serverPid } = await peers[i]!.command<PeerStats>({ op: 'stats' });
-              context.progress(`  warming up ${s.name} (${warm} calls)`);
-              await drive(i, warm);
-              for (let r = 0; r < repeats; r++) {
-                await zeroCounters(serverPid);
-                await drive(i, calls);
-                await dumpCounters(serverPid);
-                const count = readDump(outFiles[i]!, r + 1);
-                counted[i]!.push(count);
-                context.progress(
-                  `  ${s.name}: ${Math.round(count.main / calls)} instructions a call (event loop)`,
-                );
-              }
-            }
-            return counted;
-          },
-        );
+        const plan = { warm, calls, repeats };
+        const counts = await countCase(c, path.join(dir, c.key), plan, context.progress);
         // Per subject, the median count of a call: on the event loop, and on all threads.
         const perCall = counts.map((runs) => ({
           main: median(runs.map((n) => n.main / calls)),
@@ -165,7 +201,8 @@ export const httpInstructions: Suite = {
         ],
         rows,
         notes: [
-          `The servers of http-server (mcpwire-http-server.mjs, raw-http-server.mjs), each under valgrind --tool=callgrind, driven by one hand-written client (raw-http-client.mjs) at ${HTTP_WINDOW} in flight: ${warm} calls to warm up, then ${repeats === 1 ? `${calls} counted calls` : `${repeats} times ${calls} counted calls, the median of them shown`}. The counters are zeroed before and dumped after the counted calls, so a count holds those calls and nothing else; per thread: the event loop (every call's JavaScript and Node's work for it), and all threads (the garbage collector's helpers and the optimizing compiler too, whose work for code still being optimized varies from run to run). ${repeats > 1 ? `The repeats of one server differed by at most ${(widest * 100).toFixed(1)}% on the event loop.` : ''}`,
+          `The servers of http-server (mcpwire-http-server.mjs, raw-http-server.mjs), each under valgrind --tool=callgrind, each driven by a hand-written client (raw-http-client.mjs) at ${HTTP_WINDOW} in flight, both started for that server alone and stopped after it: ${warm} calls to warm up, then ${repeats === 1 ? `${calls} counted calls` : `${repeats} times ${calls} counted calls, the median of them shown`}. The counters are zeroed before and dumped after the counted calls, so a count holds those calls and nothing else; per thread: the event loop (every call's JavaScript and Node's work for it), and all threads (the garbage collector's helpers and the optimizing compiler too, whose work for code still being optimized varies from run to run). ${repeats > 1 ? `The repeats of one server differed by at most ${(widest * 100).toFixed(1)}% on the event loop.` : ''}`,
+          'A server is counted right after its start: one that first idled for a minute or more (long enough for V8 to collect its idle heap to shrink it) runs some 20k more instructions a call from then on, however long it is warmed up again, the hand-written server and mcpwire alike (2026-12-07; the counts of 21:36 UTC that day were taken so, for every server but the first of each case).',
           "User-space instructions only: what the kernel does for a call (reading and writing the sockets) is in neither count, and the same count of instructions can take different times (cache misses, branches). The time each server takes is http-server's to say; this says how far apart their work is, on any host, however busy.",
           "hand-written, serverInfo in _meta: the lower bound answering 2026-07-28 requests with its name and version in every result's _meta, as mcpwire does (the specification's io.modelcontextprotocol/serverInfo, which a server SHOULD send on every response; the lower bound of http-server leaves it out).",
         ],

@@ -1,12 +1,13 @@
 // The http-instructions suite's counting (bench/lib/callgrind.ts): a server started under callgrind by the
 // bench's client is the process the client names (stats), its counters zeroed and dumped around the counted
 // calls, and a dump read per thread. The count must cover those calls and nothing else: twice the calls, about twice
-// the instructions. Also the hand-written server's serverInfo option, which that suite compares against.
+// the instructions. The servers of a case are counted one at a time, none other running meanwhile. Also the
+// hand-written server's serverInfo option, which that suite compares against.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,6 +21,7 @@ import {
 } from '../../bench/lib/callgrind.js';
 import { type PeerStats, withSharedClient } from '../../bench/lib/mcp.js';
 import { PEERS_DIR } from '../../bench/lib/peer.js';
+import { countCase } from '../../bench/suites/http-instructions.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-callgrind-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +62,49 @@ describe('bench callgrind counts', () => {
     assert.ok(perCall > 20_000 && perCall < 2_000_000, `${perCall} instructions a call`);
     const growth = many!.main / few!.main;
     assert.ok(growth > 1.4 && growth < 2.8, `200 calls counted ${growth.toFixed(2)}x what 100 did`);
+  });
+
+  it('counts the servers of a case one at a time, none other running meanwhile', async () => {
+    // A server that idled under callgrind while another was counted ran some 20k more instructions a call
+    // afterwards: every server of a case was started at once, and all but the first were counted so.
+    const prefix = path.join(dir, 'case');
+    const running = () =>
+      readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            // The server's own arguments (its client's hold them too, inside one JSON argument).
+            const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            return argv.some((arg) => arg.startsWith(`--callgrind-out-file=${prefix}`));
+          } catch {
+            return false; // gone meanwhile
+          }
+        });
+    const seen: string[][] = [];
+    const subjects = [
+      { name: 'mcpwire', script: 'mcpwire-http-server.mjs' },
+      { name: 'hand-written', script: 'raw-http-server.mjs' },
+    ];
+    const plan = { warm: 100, calls: 100, repeats: 1 };
+    const counts = await countCase(
+      { answer: 'json', stateless: false, subjects },
+      prefix,
+      plan,
+      (message) => {
+        if (message.includes('instructions a call')) seen.push(running());
+      },
+    );
+    assert.equal(seen.length, 2);
+    assert.ok(
+      seen.every((pids) => pids.length === 1),
+      `servers under callgrind at each count: ${JSON.stringify(seen)}`,
+    );
+    assert.notEqual(seen[0]![0], seen[1]![0]);
+    for (const runs of counts) {
+      assert.equal(runs.length, 1);
+      const perCall = runs[0]!.main / plan.calls;
+      assert.ok(perCall > 20_000 && perCall < 2_000_000, `${perCall} instructions a call`);
+    }
   });
 
   it('reads each dump from its own files and refuses one that is not there', () => {
