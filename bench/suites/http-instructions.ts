@@ -1,10 +1,10 @@
 // The HTTP servers of http-server.ts counted in instructions per call instead of timed (issue 21): each
 // server runs under callgrind (lib/callgrind.ts), driven by the hand-written client at 32 in flight, and
 // what it executed for the counted calls is divided by them. Each server is counted in processes of its
-// own, started right before it (countServer says why). On a host whose spells of slowness move
-// a round's time by 10 to 25%, three counts of the same server stayed within 3.5% of one another (most
-// within 1%): this is how far apart the servers' work is, wherever the bench runs. It is not their speed: the kernel's part of a call
-// is not counted, and an instruction of one costs what it costs (a cache miss, a branch).
+// own, started right before it (countServer says why). On a host whose spells of slowness move a round's
+// time by 10 to 25%, three counts of the same server stayed within 2% of one another: this is how far apart
+// the servers' work is, wherever the bench runs. It is not their speed: the kernel's part of a call is not
+// counted, and an instruction of one costs what it costs (a cache miss, a branch).
 //
 // For 2026-07-28 requests a third server is counted: the hand-written one answering as mcpwire does, its
 // name and version in every result's _meta (io.modelcontextprotocol/serverInfo, which the specification
@@ -23,7 +23,7 @@ import {
   VALGRIND_MISSING,
   zeroCounters,
 } from '../lib/callgrind.js';
-import { nodeScript, type PeerStats, withSharedClient } from '../lib/mcp.js';
+import { nodeScript, type PeerStats, withClients } from '../lib/mcp.js';
 import type { Row, Suite } from '../lib/suite.js';
 import { median } from '../lib/timing.js';
 import { HTTP_WINDOW } from '../lib/workloads.js';
@@ -63,8 +63,9 @@ async function countServer(
   plan: CountPlan,
   progress: (message: string) => void,
 ): Promise<Counted[]> {
-  const command = underCallgrind(outFile, nodeScript(subject.script, { answer, ...subject.config }));
-  return withSharedClient('raw-http-client.mjs', [command], { stateless }, async ([peer]) => {
+  const server = underCallgrind(outFile, nodeScript(subject.script, { answer, ...subject.config }));
+  const client = { client: 'raw-http-client.mjs', server, config: { stateless } };
+  return withClients([client], async ([peer]) => {
     const drive = async (n: number) => {
       for (let done = 0; done < n; done += CHUNK) {
         await peer!.command({ op: 'pipelined', calls: Math.min(CHUNK, n - done), window: HTTP_WINDOW });
@@ -202,7 +203,7 @@ export const httpInstructions: Suite = {
         rows,
         notes: [
           `The servers of http-server (mcpwire-http-server.mjs, raw-http-server.mjs), each under valgrind --tool=callgrind, each driven by a hand-written client (raw-http-client.mjs) at ${HTTP_WINDOW} in flight, both started for that server alone and stopped after it: ${warm} calls to warm up, then ${repeats === 1 ? `${calls} counted calls` : `${repeats} times ${calls} counted calls, the median of them shown`}. The counters are zeroed before and dumped after the counted calls, so a count holds those calls and nothing else; per thread: the event loop (every call's JavaScript and Node's work for it), and all threads (the garbage collector's helpers and the optimizing compiler too, whose work for code still being optimized varies from run to run). ${repeats > 1 ? `The repeats of one server differed by at most ${(widest * 100).toFixed(1)}% on the event loop.` : ''}`,
-          'A server is counted right after its start: one that first idled for a minute or more (long enough for V8 to collect its idle heap to shrink it) runs some 20k more instructions a call from then on, however long it is warmed up again, the hand-written server and mcpwire alike (2026-12-07; the counts of 21:36 UTC that day were taken so, for every server but the first of each case).',
+          'A server is counted right after its start: one that first idled for a minute or more (long enough for V8 to collect its idle heap to shrink it) runs some 20k more instructions a call from then on, however long it is warmed up again, the hand-written server and mcpwire alike.',
           "User-space instructions only: what the kernel does for a call (reading and writing the sockets) is in neither count, and the same count of instructions can take different times (cache misses, branches). The time each server takes is http-server's to say; this says how far apart their work is, on any host, however busy.",
           "hand-written, serverInfo in _meta: the lower bound answering 2026-07-28 requests with its name and version in every result's _meta, as mcpwire does (the specification's io.modelcontextprotocol/serverInfo, which a server SHOULD send on every response; the lower bound of http-server leaves it out).",
         ],
